@@ -1,0 +1,386 @@
+/*
+ * ulid.c
+ *		The ulid type: a 16-byte ULID stored as its 128-bit big-endian value.
+ *
+ * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The Base32 codec
+ * is in ulid_base32.h and the byte layout and monotonic step in ulid_step.h,
+ * both free of server dependencies so the unit tests can use them alone.
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "ulid_base32.h"
+#include "ulid_step.h"
+
+#ifdef PG_MODULE_MAGIC_EXT
+PG_MODULE_MAGIC_EXT(.name = "ulid",.version = "1.0");
+#else
+PG_MODULE_MAGIC;
+#endif
+
+#if PG_VERSION_NUM < 160000
+/* Before PostgreSQL 16 there are no soft errors: every input error throws. */
+#define errsave(context, ...) \
+	do { (void) (context); ereport(ERROR, __VA_ARGS__); } while (0)
+#endif
+
+typedef struct Ulid
+{
+	uint8		data[ULID_LEN];
+} Ulid;
+
+#define DatumGetUlidP(X)		((Ulid *) DatumGetPointer(X))
+#define PG_GETARG_ULID_P(n)		DatumGetUlidP(PG_GETARG_DATUM(n))
+#define PG_RETURN_ULID_P(x)		PG_RETURN_POINTER(x)
+
+/* Microseconds from the Unix epoch to PostgreSQL's (2000-01-01). */
+#define UNIX_TO_PG_EPOCH_USECS \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
+/*
+ * Random bytes for the generators, fetched from pg_strong_random() in
+ * batches: one call per 400 ULIDs instead of one per ULID, which is what
+ * makes gen_ulid() cheaper than gen_random_uuid().  The buffer belongs to the
+ * process that filled it: a child forked from a process that had filled it
+ * (a library preloaded into the postmaster) must not hand out the same bytes,
+ * so it is refilled whenever MyProcPid differs.  MyProcPid, not getpid(): a
+ * system call per ULID would cost more than the rest of the work.
+ */
+#define RANDOM_BUF_SIZE		(400 * ULID_RANDOM_BYTES)
+
+static uint8 random_buf[RANDOM_BUF_SIZE];
+static int	random_pos = RANDOM_BUF_SIZE;
+static int	random_pid = 0;
+
+/* The last value gen_monotonic_ulid() returned in this backend. */
+static uint8 monotonic_last[ULID_LEN];
+static bool monotonic_have_last = false;
+
+/* Refill random_buf from the strong source; never falls back to a weaker one. */
+static void
+refill_random(void)
+{
+	if (!pg_strong_random(random_buf, RANDOM_BUF_SIZE))
+		ereport(ERROR,
+				errcode(ERRCODE_INTERNAL_ERROR),
+				errmsg("could not generate random values"));
+	random_pos = 0;
+	random_pid = MyProcPid;
+}
+
+/* Copy ULID_RANDOM_BYTES fresh random bytes to dst. */
+static inline void
+take_random(uint8 *dst)
+{
+	if (unlikely(random_pos > RANDOM_BUF_SIZE - ULID_RANDOM_BYTES ||
+				 random_pid != MyProcPid))
+		refill_random();
+	memcpy(dst, random_buf + random_pos, ULID_RANDOM_BYTES);
+	random_pos += ULID_RANDOM_BYTES;
+}
+
+/*
+ * The ULID millisecond of ts, floored; an error outside what 48 bits hold
+ * (1970-01-01 to 10889-08-02 05:31:50.655 UTC) and for infinity.
+ */
+static uint64
+timestamptz_to_ulid_ms(TimestampTz ts)
+{
+	if (TIMESTAMP_NOT_FINITE(ts) ||
+		ts < -UNIX_TO_PG_EPOCH_USECS ||
+		ts >= (int64) (ULID_TIME_MAX + 1) * 1000 - UNIX_TO_PG_EPOCH_USECS)
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("timestamp out of range for type ulid"),
+				errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."));
+	return (uint64) (ts + UNIX_TO_PG_EPOCH_USECS) / 1000;
+}
+
+/* Raise an error unless a binary ulid value is exactly ULID_LEN bytes. */
+static void
+check_binary_length(int len)
+{
+	if (len != ULID_LEN)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				errmsg("invalid length in external \"ulid\" value"),
+				errdetail("Expected %d bytes, got %d.", ULID_LEN, len));
+}
+
+/*
+ * Report why str is not a ULID, as a soft error where the caller allows it.
+ * Runs only on failure, so it may walk the string again to count characters
+ * (not bytes) and find the first bad one.  The faults are reported in the
+ * order a reader would check: length, then characters, then range.
+ */
+static void
+report_bad_text(const char *str, Node *escontext)
+{
+	const char *end = str + strlen(str);
+	const char *bad = NULL;
+	int			badpos = 0;
+	int			nchars = 0;
+
+	for (const char *p = str; p < end; p += pg_mblen(p))
+	{
+		nchars++;
+		if (bad == NULL && ulid_base32_value[(unsigned char) *p] < 0)
+		{
+			bad = p;
+			badpos = nchars;
+		}
+	}
+
+	if (nchars != ULID_TEXT_LEN)
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("Expected %d characters, got %d.", ULID_TEXT_LEN, nchars));
+	else if (bad != NULL)
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("Character \"%.*s\" at position %d is not a Crockford Base32 digit.",
+						  Min(pg_mblen(bad), (int) (end - bad)), bad, badpos));
+	else
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("The first character is \"%c\", but it must be 0-7: the value does not fit in 128 bits.",
+						  str[0]));
+}
+
+/* Text input: 26 Crockford Base32 characters, case-insensitive. */
+PG_FUNCTION_INFO_V1(ulid_in);
+Datum
+ulid_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	if (ulid_base32_decode(str, strlen(str), result->data) != ULID_DECODE_OK)
+	{
+		report_bad_text(str, fcinfo->context);
+		PG_RETURN_NULL();
+	}
+	PG_RETURN_ULID_P(result);
+}
+
+/* Text output: the 26 canonical upper-case characters. */
+PG_FUNCTION_INFO_V1(ulid_out);
+Datum
+ulid_out(PG_FUNCTION_ARGS)
+{
+	Ulid	   *u = PG_GETARG_ULID_P(0);
+	char	   *result = palloc(ULID_TEXT_LEN + 1);
+
+	ulid_base32_encode(u->data, result);
+	result[ULID_TEXT_LEN] = '\0';
+	PG_RETURN_CSTRING(result);
+}
+
+/* Binary input: exactly the 16 bytes. */
+PG_FUNCTION_INFO_V1(ulid_recv);
+Datum
+ulid_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	check_binary_length(buf->len - buf->cursor);
+	memcpy(result->data, pq_getmsgbytes(buf, ULID_LEN), ULID_LEN);
+	PG_RETURN_ULID_P(result);
+}
+
+/* Binary output: the 16 bytes; also the ulid-to-bytea cast. */
+PG_FUNCTION_INFO_V1(ulid_send);
+Datum
+ulid_send(PG_FUNCTION_ARGS)
+{
+	Ulid	   *u = PG_GETARG_ULID_P(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (char *) u->data, ULID_LEN);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* The bytea-to-ulid cast: the 16 bytes as they are. */
+PG_FUNCTION_INFO_V1(ulid_from_bytea);
+Datum
+ulid_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	check_binary_length(VARSIZE_ANY_EXHDR(b));
+	memcpy(result->data, VARDATA_ANY(b), ULID_LEN);
+	PG_RETURN_ULID_P(result);
+}
+
+/* The time a ULID carries, as timestamptz.  Cannot fail: 48 bits of ms fit. */
+PG_FUNCTION_INFO_V1(ulid_time);
+Datum
+ulid_time(PG_FUNCTION_ARGS)
+{
+	Ulid	   *u = PG_GETARG_ULID_P(0);
+
+	PG_RETURN_TIMESTAMPTZ((TimestampTz) ulid_get_time(u->data) * 1000 -
+						  UNIX_TO_PG_EPOCH_USECS);
+}
+
+/* The smallest ULID of ts's millisecond: the time, then 80 zero bits. */
+PG_FUNCTION_INFO_V1(ulid_from_time);
+Datum
+ulid_from_time(PG_FUNCTION_ARGS)
+{
+	Ulid	   *result = palloc0(sizeof(Ulid));
+
+	ulid_set_time(result->data,
+				  timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)));
+	PG_RETURN_ULID_P(result);
+}
+
+/*
+ * A new ULID: the current time, or the given one for gen_ulid(timestamptz),
+ * followed by 80 fresh random bits.
+ */
+PG_FUNCTION_INFO_V1(gen_ulid);
+Datum
+gen_ulid(PG_FUNCTION_ARGS)
+{
+	TimestampTz ts = PG_NARGS() > 0 ? PG_GETARG_TIMESTAMPTZ(0) : GetCurrentTimestamp();
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	ulid_set_time(result->data, timestamptz_to_ulid_ms(ts));
+	take_random(result->data + ULID_TIME_BYTES);
+	PG_RETURN_ULID_P(result);
+}
+
+/*
+ * A new ULID strictly greater than the previous one this backend returned;
+ * ulid_monotonic_step() has the rules.
+ */
+PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
+Datum
+gen_monotonic_ulid(PG_FUNCTION_ARGS)
+{
+	uint64		now_ms = timestamptz_to_ulid_ms(GetCurrentTimestamp());
+	Ulid	   *result = palloc(sizeof(Ulid));
+	uint8		random[ULID_RANDOM_BYTES];
+
+	(void) fcinfo;				/* takes no arguments */
+	take_random(random);
+	if (!ulid_monotonic_step(monotonic_last, monotonic_have_last, now_ms,
+							 random, result->data))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("no ulid is greater than the last one generated"),
+				errdetail("The last ulid generated is the largest possible value."));
+	monotonic_have_last = true;
+	PG_RETURN_ULID_P(result);
+}
+
+/* Comparison: byte order, which is numeric, text and time order. */
+static inline int
+ulid_internal_cmp(const Ulid *a, const Ulid *b)
+{
+	return memcmp(a->data, b->data, ULID_LEN);
+}
+
+PG_FUNCTION_INFO_V1(ulid_lt);
+Datum
+ulid_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)) < 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_le);
+Datum
+ulid_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_eq);
+Datum
+ulid_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)) == 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_ne);
+Datum
+ulid_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)) != 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_ge);
+Datum
+ulid_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_gt);
+Datum
+ulid_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)) > 0);
+}
+
+/* btree support function 1. */
+PG_FUNCTION_INFO_V1(ulid_cmp);
+Datum
+ulid_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)));
+}
+
+/* The smaller of two ULIDs, for min(ulid). */
+PG_FUNCTION_INFO_V1(ulid_smaller);
+Datum
+ulid_smaller(PG_FUNCTION_ARGS)
+{
+	Ulid	   *a = PG_GETARG_ULID_P(0);
+	Ulid	   *b = PG_GETARG_ULID_P(1);
+
+	PG_RETURN_ULID_P(ulid_internal_cmp(a, b) <= 0 ? a : b);
+}
+
+/* The larger of two ULIDs, for max(ulid). */
+PG_FUNCTION_INFO_V1(ulid_larger);
+Datum
+ulid_larger(PG_FUNCTION_ARGS)
+{
+	Ulid	   *a = PG_GETARG_ULID_P(0);
+	Ulid	   *b = PG_GETARG_ULID_P(1);
+
+	PG_RETURN_ULID_P(ulid_internal_cmp(a, b) >= 0 ? a : b);
+}
+
+/* hash support function 1: the same hash as uuid's for the same bytes. */
+PG_FUNCTION_INFO_V1(ulid_hash);
+Datum
+ulid_hash(PG_FUNCTION_ARGS)
+{
+	return hash_any(PG_GETARG_ULID_P(0)->data, ULID_LEN);
+}
+
+/* hash support function 2: seeded 64-bit hash (hash partitioning). */
+PG_FUNCTION_INFO_V1(ulid_hash_extended);
+Datum
+ulid_hash_extended(PG_FUNCTION_ARGS)
+{
+	return hash_any_extended(PG_GETARG_ULID_P(0)->data, ULID_LEN,
+							 PG_GETARG_INT64(1));
+}

@@ -1,0 +1,97 @@
+/*
+ * ulid_step.h
+ *		The byte layout of a ULID and the monotonic step.
+ *
+ * Pure C with no PostgreSQL dependency, so that the unit tests can check
+ * every branch of the step (same millisecond, clock behind, 80-bit overflow,
+ * the last representable millisecond) without a server.
+ *
+ * Layout: bytes 0-5 hold the Unix time in milliseconds, big-endian; bytes
+ * 6-15 hold the 80 random bits.  The whole is one 128-bit big-endian
+ * integer, so memcmp() order is numeric order is time order.
+ */
+#ifndef ULID_STEP_H
+#define ULID_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ULID_LEN			16
+#define ULID_TIME_BYTES		6
+#define ULID_RANDOM_BYTES	10
+#define ULID_TIME_MAX		((((uint64_t) 1) << 48) - 1)	/* 10889-08-02 05:31:50.655 UTC */
+
+/* The millisecond timestamp stored in the first 6 bytes of u. */
+static inline uint64_t
+ulid_get_time(const uint8_t *u)
+{
+	return ((uint64_t) u[0] << 40) | ((uint64_t) u[1] << 32) |
+		((uint64_t) u[2] << 24) | ((uint64_t) u[3] << 16) |
+		((uint64_t) u[4] << 8) | (uint64_t) u[5];
+}
+
+/* Store ms (at most ULID_TIME_MAX) in the first 6 bytes of u. */
+static inline void
+ulid_set_time(uint8_t *u, uint64_t ms)
+{
+	u[0] = (uint8_t) (ms >> 40);
+	u[1] = (uint8_t) (ms >> 32);
+	u[2] = (uint8_t) (ms >> 24);
+	u[3] = (uint8_t) (ms >> 16);
+	u[4] = (uint8_t) (ms >> 8);
+	u[5] = (uint8_t) ms;
+}
+
+/*
+ * The next monotonic ULID after last, written to both next and last.
+ *
+ * have_last false (first call), or a clock ahead of last's millisecond: now_ms
+ * with the fresh random bytes.  Same millisecond or a clock behind: last plus
+ * one over the 80-bit random part, keeping last's time, so a clock that jumps
+ * back keeps producing increasing values stamped with the last time.  If the
+ * random part is all ones, the increment would carry into the time: move to
+ * last's millisecond plus one with fresh random bytes instead.
+ *
+ * Returns false, changing nothing, only when last is the largest ULID of all
+ * (time ULID_TIME_MAX, random part all ones): nothing greater exists.
+ * now_ms must be at most ULID_TIME_MAX.
+ */
+static inline bool
+ulid_monotonic_step(uint8_t *last, bool have_last, uint64_t now_ms,
+					const uint8_t *random, uint8_t *next)
+{
+	uint64_t	last_ms = have_last ? ulid_get_time(last) : 0;
+	int			i;
+
+	if (!have_last || now_ms > last_ms)
+	{
+		ulid_set_time(next, now_ms);
+		memcpy(next + ULID_TIME_BYTES, random, ULID_RANDOM_BYTES);
+		memcpy(last, next, ULID_LEN);
+		return true;
+	}
+
+	/* Add one to bytes 15..6, carrying leftwards. */
+	memcpy(next, last, ULID_LEN);
+	for (i = ULID_LEN - 1; i >= ULID_TIME_BYTES; i--)
+	{
+		if (++next[i] != 0)
+			break;
+	}
+	if (i < ULID_TIME_BYTES)
+	{
+		/* The random part wrapped to zero: it was all ones. */
+		if (last_ms == ULID_TIME_MAX)
+		{
+			memcpy(next, last, ULID_LEN);
+			return false;
+		}
+		ulid_set_time(next, last_ms + 1);
+		memcpy(next + ULID_TIME_BYTES, random, ULID_RANDOM_BYTES);
+	}
+	memcpy(last, next, ULID_LEN);
+	return true;
+}
+
+#endif							/* ULID_STEP_H */
