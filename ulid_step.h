@@ -53,7 +53,7 @@ ulid_set_time(uint8_t *u, uint64_t ms)
  * random part is all ones, the increment would carry into the time: move to
  * last's millisecond plus one with fresh random bytes instead.
  *
- * Returns false, changing nothing, only when last is the largest ULID of all
+ * Returns false, leaving last as it was, only when last is the largest ULID of all
  * (time ULID_TIME_MAX, random part all ones): nothing greater exists.
  * now_ms must be at most ULID_TIME_MAX.
  */

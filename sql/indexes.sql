@@ -1,0 +1,90 @@
+-- btree and hash indexes, uniqueness, and the operator classes' validity.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS ulid;
+RESET client_min_messages;
+
+SELECT amname, opcname, opcdefault, amvalidate(opc.oid)
+FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
+WHERE opcintype = 'ulid'::regtype ORDER BY amname, opcname;
+-- btequalimage is registered, so B-tree deduplication is allowed.
+SELECT amproc::regproc FROM pg_amproc ap JOIN pg_opfamily f ON f.oid = ap.amprocfamily
+WHERE f.opfname = 'ulid_ops' AND ap.amprocnum = 4;
+
+CREATE TABLE index_t (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int);
+INSERT INTO index_t (n) SELECT n FROM generate_series(1, 10000) n;
+INSERT INTO index_t VALUES ('01ARYZ6S41TSV4RRFFQ69G5FAV', 0);
+ANALYZE index_t;
+SET enable_seqscan = off;
+
+-- Equality through the btree.
+EXPLAIN (COSTS OFF) SELECT n FROM index_t WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+SELECT n FROM index_t WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+
+-- Equality through a hash index.
+CREATE TABLE index_h AS SELECT * FROM index_t;
+CREATE INDEX index_h_hash ON index_h USING hash (id);
+ANALYZE index_h;
+EXPLAIN (COSTS OFF) SELECT n FROM index_h WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+SELECT n FROM index_h WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+SELECT count(*) FROM index_t t WHERE (SELECT h.n FROM index_h h WHERE h.id = t.id) = t.n;
+
+-- Ranges and order through the btree, with the same rows as a sequential scan.
+EXPLAIN (COSTS OFF) SELECT id FROM index_t
+WHERE id >= '01ARYZ6S41TSV4RRFFQ69G5FAV' ORDER BY id LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT id FROM index_t ORDER BY id DESC LIMIT 5;
+CREATE TEMP TABLE index_by_index AS
+	SELECT id FROM index_t WHERE id > '01ARYZ6S41TSV4RRFFQ69G5FAV' ORDER BY id;
+SET enable_seqscan = on;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+SELECT (SELECT array_agg(id ORDER BY id) FROM index_by_index) =
+	(SELECT array_agg(id ORDER BY id) FROM index_t WHERE id > '01ARYZ6S41TSV4RRFFQ69G5FAV');
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+
+-- A duplicate key is a unique violation (23505).
+\set VERBOSITY sqlstate
+INSERT INTO index_t VALUES ('01ARYZ6S41TSV4RRFFQ69G5FAV', 1);
+\set VERBOSITY default
+INSERT INTO index_t VALUES ('01aryz6s41tsv4rrffq69g5fav', 1);
+-- Aliases are the same value, hence the same key.
+INSERT INTO index_t VALUES ('OIARYZ6S4ITSV4RRFFQ69G5FAV', 1);
+
+-- Hash joins and merge joins are allowed.
+SET enable_seqscan = on;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM index_t a JOIN index_t b USING (id);
+SELECT count(*) FROM index_t a JOIN index_t b USING (id);
+SET enable_mergejoin = on;
+SET enable_hashjoin = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM index_t a JOIN index_t b USING (id);
+SELECT count(*) FROM index_t a JOIN index_t b USING (id);
+RESET enable_mergejoin;
+RESET enable_hashjoin;
+RESET enable_nestloop;
+-- Hashed DISTINCT / GROUP BY.
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT DISTINCT id FROM index_t) d;
+SELECT count(*) FROM (SELECT DISTINCT id FROM index_t) d;
+RESET enable_sort;
+
+-- ulid_hash agrees with uuid's hash on the same bytes; the extended hash
+-- with seed 0 agrees with the plain one in its low 32 bits.
+SELECT ulid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV') = uuid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid),
+	ulid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV', 1) = uuid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid, 1),
+	ulid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV', 0)::bit(32)::int4 = ulid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV');
+
+-- Hash partitioning uses ulid_hash_extended.
+CREATE TABLE index_parts (id ulid PRIMARY KEY) PARTITION BY HASH (id);
+CREATE TABLE index_parts_0 PARTITION OF index_parts FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE index_parts_1 PARTITION OF index_parts FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+INSERT INTO index_parts SELECT id FROM index_t;
+SELECT count(*) > 0 AS p0 FROM index_parts_0;
+SELECT count(*) > 0 AS p1 FROM index_parts_1;
+EXPLAIN (COSTS OFF) SELECT * FROM index_parts WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+
+RESET enable_seqscan;
+DROP TABLE index_t, index_h, index_parts;

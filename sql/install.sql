@@ -1,0 +1,62 @@
+-- A non-superuser database owner installs the trusted extension; DROP EXTENSION.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS ulid;
+DROP EXTENSION ulid;
+DROP ROLE IF EXISTS regress_ulid_owner;
+RESET client_min_messages;
+SELECT count(*) AS left_behind FROM pg_type WHERE typname = 'ulid';
+
+CREATE ROLE regress_ulid_owner LOGIN;
+SELECT current_database() AS db \gset
+ALTER DATABASE :"db" OWNER TO regress_ulid_owner;
+SET ROLE regress_ulid_owner;
+CREATE SCHEMA ulid_schema;
+CREATE EXTENSION ulid SCHEMA ulid_schema;
+SET search_path = ulid_schema, public;
+-- Every function works for the owner.
+SELECT ulid_time('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid) = '2016-07-30 22:36:16.385+00';
+SELECT gen_ulid() < gen_ulid('10000-01-01'), gen_monotonic_ulid() < gen_monotonic_ulid();
+SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid::ulid::bytea::ulid::text;
+CREATE TABLE owned (id ulid PRIMARY KEY DEFAULT gen_ulid());
+INSERT INTO owned SELECT FROM generate_series(1, 100);
+SELECT count(*), min(id) < max(id) FROM owned;
+DROP TABLE owned;
+-- Every member object lives in the extension's schema (casts have none).
+SELECT classid::regclass, count(*) AS members,
+	count(*) FILTER (WHERE classid <> 'pg_cast'::regclass AND coalesce(
+		(SELECT pronamespace FROM pg_proc WHERE oid = objid AND classid = 'pg_proc'::regclass),
+		(SELECT typnamespace FROM pg_type WHERE oid = objid AND classid = 'pg_type'::regclass),
+		(SELECT oprnamespace FROM pg_operator WHERE oid = objid AND classid = 'pg_operator'::regclass),
+		(SELECT opcnamespace FROM pg_opclass WHERE oid = objid AND classid = 'pg_opclass'::regclass),
+		(SELECT opfnamespace FROM pg_opfamily WHERE oid = objid AND classid = 'pg_opfamily'::regclass)
+	) IS DISTINCT FROM 'ulid_schema'::regnamespace) AS outside_schema
+FROM pg_depend
+WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+GROUP BY 1 ORDER BY 1::text;
+-- No SECURITY DEFINER function.
+SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_schema'::regnamespace AND prosecdef;
+
+-- The owner drops it again; nothing is left behind.
+DROP EXTENSION ulid;
+SELECT count(*) AS left_behind FROM pg_type WHERE typname = 'ulid';
+SELECT count(*) AS casts_left FROM pg_cast c
+WHERE NOT EXISTS (SELECT FROM pg_type WHERE oid = c.castsource)
+   OR NOT EXISTS (SELECT FROM pg_type WHERE oid = c.casttarget);
+RESET search_path;
+DROP SCHEMA ulid_schema;
+RESET ROLE;
+ALTER DATABASE :"db" OWNER TO CURRENT_USER;
+DROP ROLE regress_ulid_owner;
+
+-- A role without CREATE on the database cannot install it.
+CREATE ROLE regress_ulid_nobody;
+SET ROLE regress_ulid_nobody;
+CREATE EXTENSION ulid;
+RESET ROLE;
+DROP ROLE regress_ulid_nobody;
+
+-- Leave the extension installed for whatever test runs next.
+SET client_min_messages = warning;
+CREATE EXTENSION ulid;
+RESET client_min_messages;
