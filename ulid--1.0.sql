@@ -266,12 +266,22 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
 'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits';
 
--- PARALLEL RESTRICTED: the last value lives in the backend, so a parallel
--- worker would continue from its own state, not the leader's.
+-- PARALLEL RESTRICTED: without preloading, the last value lives in the
+-- backend, and a parallel worker would continue from its own state, not the
+-- leader's.  (Preloaded, the state is shared and any process may call it, but
+-- the marking must hold in both modes.)
 CREATE FUNCTION gen_monotonic_ulid()
 RETURNS ulid
 AS 'MODULE_PATHNAME', 'gen_monotonic_ulid'
 LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gen_monotonic_ulid() IS
-'a new ulid strictly greater than the previous one this session generated';
+'a new ulid strictly greater than the previous one generated in its scope (see ulid_monotonic_scope())';
+
+CREATE FUNCTION ulid_monotonic_scope()
+RETURNS pg_catalog.text
+AS 'MODULE_PATHNAME', 'ulid_monotonic_scope'
+LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_monotonic_scope() IS
+'cluster when ulid is in shared_preload_libraries (gen_monotonic_ulid() is monotonic across all sessions), else backend';

@@ -14,6 +14,10 @@
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
@@ -60,9 +64,43 @@ static uint8 random_buf[RANDOM_BUF_SIZE];
 static int	random_pos = RANDOM_BUF_SIZE;
 static int	random_pid = 0;
 
-/* The last value gen_monotonic_ulid() returned in this backend. */
-static uint8 monotonic_last[ULID_LEN];
-static bool monotonic_have_last = false;
+/* The last value gen_monotonic_ulid() returned, in one scope or the other. */
+typedef struct MonotonicState
+{
+	bool		have_last;
+	uint8		last[ULID_LEN];
+} MonotonicState;
+
+/*
+ * With the library in shared_preload_libraries the state lives in shared
+ * memory and is cluster-wide; otherwise each backend keeps its own.
+ *
+ * A spinlock guards the shared state.  The critical section is a compare
+ * and a 16-byte increment or copy: a few dozen instructions with no call
+ * that can fail, block or allocate, which is what spinlocks are for.  An
+ * LWLock costs more even uncontended and sleeps where a waiter should spin;
+ * atomics cannot update 128 bits at once.  The clock and the random bytes
+ * are read before taking the lock.  A backend killed while holding it takes
+ * the server through crash restart, which rebuilds shared memory, so the
+ * lock cannot be left held.
+ */
+typedef struct SharedMonotonicState
+{
+	slock_t		mutex;
+	MonotonicState state;
+} SharedMonotonicState;
+
+static SharedMonotonicState *shared_monotonic = NULL;
+static MonotonicState backend_monotonic;
+
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+#if PG_VERSION_NUM >= 150000
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
+
+#if PG_VERSION_NUM < 160000
+void		_PG_init(void);
+#endif
 
 /* Refill random_buf from the strong source; never falls back to a weaker one. */
 static void
@@ -85,6 +123,53 @@ take_random(uint8 *dst)
 		refill_random();
 	memcpy(dst, random_buf + random_pos, ULID_RANDOM_BYTES);
 	random_pos += ULID_RANDOM_BYTES;
+}
+
+#if PG_VERSION_NUM >= 150000
+/* Reserve the shared state (PostgreSQL 15+: only from this hook). */
+static void
+ulid_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(sizeof(SharedMonotonicState));
+}
+#endif
+
+/* Create the shared state, or attach to it; crash restart creates it anew. */
+static void
+ulid_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared_monotonic = ShmemInitStruct("ulid monotonic state",
+									   sizeof(SharedMonotonicState), &found);
+	if (!found)
+	{
+		SpinLockInit(&shared_monotonic->mutex);
+		shared_monotonic->state.have_last = false;
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/* Only when preloaded: ask for the shared state that makes gen_monotonic_ulid() cluster-wide. */
+void
+_PG_init(void)
+{
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+#if PG_VERSION_NUM >= 150000
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = ulid_shmem_request;
+#else
+	RequestAddinShmemSpace(sizeof(SharedMonotonicState));
+#endif
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = ulid_shmem_startup;
 }
 
 /*
@@ -265,9 +350,22 @@ gen_ulid(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(result);
 }
 
+/* Advance state to the next monotonic value, written to out. */
+static inline bool
+monotonic_next(MonotonicState *state, uint64 now_ms, const uint8 *random,
+			   uint8 *out)
+{
+	bool		ok = ulid_monotonic_step(state->last, state->have_last,
+										 now_ms, random, out);
+
+	state->have_last = true;
+	return ok;
+}
+
 /*
- * A new ULID strictly greater than the previous one this backend returned;
- * ulid_monotonic_step() has the rules.
+ * A new ULID strictly greater than every earlier one in its scope (the
+ * cluster when preloaded, else this backend); ulid_monotonic_step() has the
+ * rules.
  */
 PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
 Datum
@@ -276,17 +374,34 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 	uint64		now_ms = timestamptz_to_ulid_ms(GetCurrentTimestamp());
 	Ulid	   *result = palloc(sizeof(Ulid));
 	uint8		random[ULID_RANDOM_BYTES];
+	bool		ok;
 
 	(void) fcinfo;				/* takes no arguments */
 	take_random(random);
-	if (!ulid_monotonic_step(monotonic_last, monotonic_have_last, now_ms,
-							 random, result->data))
+	if (shared_monotonic != NULL)
+	{
+		SpinLockAcquire(&shared_monotonic->mutex);
+		ok = monotonic_next(&shared_monotonic->state, now_ms, random, result->data);
+		SpinLockRelease(&shared_monotonic->mutex);
+	}
+	else
+		ok = monotonic_next(&backend_monotonic, now_ms, random, result->data);
+
+	if (!ok)
 		ereport(ERROR,
 				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				errmsg("no ulid is greater than the last one generated"),
 				errdetail("The last ulid generated is the largest possible value."));
-	monotonic_have_last = true;
 	PG_RETURN_ULID_P(result);
+}
+
+/* 'cluster' or 'backend': where gen_monotonic_ulid() keeps its last value. */
+PG_FUNCTION_INFO_V1(ulid_monotonic_scope);
+Datum
+ulid_monotonic_scope(PG_FUNCTION_ARGS)
+{
+	(void) fcinfo;				/* takes no arguments */
+	PG_RETURN_TEXT_P(cstring_to_text(shared_monotonic != NULL ? "cluster" : "backend"));
 }
 
 /* Comparison: byte order, which is numeric, text and time order. */

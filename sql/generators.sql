@@ -30,6 +30,9 @@ SELECT count(*) AS later_than_clock FROM gen_mono WHERE ulid_time(id) > after;
 -- Across statements of the session too.
 SELECT gen_monotonic_ulid() > (SELECT max(id) FROM gen_mono);
 
+-- Not preloaded here, so the state is per backend, and says so.
+SELECT ulid_monotonic_scope();
+
 -- gen_ulid(ts): carries ts floored to the millisecond, fresh random bits.
 SELECT ulid_time(gen_ulid('2016-07-30 22:36:16.385999+00')) = '2016-07-30 22:36:16.385+00';
 SELECT count(DISTINCT gen_ulid('2020-01-01 00:00:00+00')) FROM generate_series(1, 1000);

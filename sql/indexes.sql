@@ -44,6 +44,12 @@ RESET enable_indexscan;
 RESET enable_bitmapscan;
 RESET enable_indexonlyscan;
 
+-- min and max read one end of the btree.
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT max(id) FROM index_t;
+SELECT max(id) = (SELECT id FROM index_t ORDER BY id DESC LIMIT 1) FROM index_t;
+RESET enable_seqscan;
+
 -- A duplicate key is a unique violation (23505).
 \set VERBOSITY sqlstate
 INSERT INTO index_t VALUES ('01ARYZ6S41TSV4RRFFQ69G5FAV', 1);
