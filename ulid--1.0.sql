@@ -179,6 +179,11 @@ CREATE OPERATOR > (
 -- Support functions
 --
 
+CREATE FUNCTION ulid_sortsupport(pg_catalog.internal)
+RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'ulid_sortsupport'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE FUNCTION ulid_hash(ulid)
 RETURNS pg_catalog.int4
 AS 'MODULE_PATHNAME', 'ulid_hash'
@@ -193,6 +198,7 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- Operator classes
 --
 
+-- ulid_sortsupport: abbreviated keys for sorts and index builds.
 -- btequalimage: equal ulids are bytewise equal, so B-tree deduplication is safe.
 CREATE OPERATOR CLASS ulid_ops
 DEFAULT FOR TYPE ulid USING btree AS
@@ -202,6 +208,7 @@ DEFAULT FOR TYPE ulid USING btree AS
 	OPERATOR 4 >=,
 	OPERATOR 5 >,
 	FUNCTION 1 ulid_cmp(ulid, ulid),
+	FUNCTION 2 ulid_sortsupport(pg_catalog.internal),
 	FUNCTION 4 pg_catalog.btequalimage(pg_catalog.oid);
 
 CREATE OPERATOR CLASS ulid_hash_ops

@@ -11,14 +11,17 @@
 #include "common/hashfn.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "port/pg_bswap.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "storage/spin.h"
 #include "utils/builtins.h"
+#include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
 #include "ulid_base32.h"
@@ -459,6 +462,115 @@ Datum
 ulid_cmp(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)));
+}
+
+/*
+ * Sort support.  The abbreviated key is the first 8 bytes (the 48-bit time
+ * and 16 random bits) as an unsigned integer, so most comparisons in a sort
+ * are integer comparisons on the Datum itself and never touch the 16 bytes.
+ */
+typedef struct UlidSortState
+{
+	int64		input_count;	/* values abbreviated so far */
+	bool		estimating;		/* still counting distinct abbreviations? */
+	hyperLogLogState distinct;	/* distinct abbreviated keys seen */
+} UlidSortState;
+
+/* The full comparison, for sorts without abbreviation and for ties. */
+static int
+ulid_fast_cmp(Datum x, Datum y, SortSupport ssup)
+{
+	(void) ssup;
+	return ulid_internal_cmp(DatumGetUlidP(x), DatumGetUlidP(y));
+}
+
+#if PG_VERSION_NUM < 150000
+/* Abbreviated keys compare as unsigned integers (core has this from 15 on). */
+static int
+ulid_abbrev_cmp(Datum x, Datum y, SortSupport ssup)
+{
+	(void) ssup;
+	return (x > y) - (x < y);
+}
+#endif
+
+/* The abbreviated key: the leading bytes, big-endian, as many as a Datum holds. */
+static Datum
+ulid_abbrev_convert(Datum original, SortSupport ssup)
+{
+	UlidSortState *state = (UlidSortState *) ssup->ssup_extra;
+	uint64		prefix;
+	Datum		key;
+
+	memcpy(&prefix, DatumGetUlidP(original)->data, sizeof(prefix));
+	prefix = pg_ntoh64(prefix);
+	key = (Datum) (prefix >> (64 - 8 * sizeof(Datum)));
+
+	state->input_count++;
+	if (state->estimating)
+		addHyperLogLog(&state->distinct,
+					   DatumGetUInt32(hash_uint32((uint32) (prefix ^ (prefix >> 32)))));
+	return key;
+}
+
+/*
+ * Give up on abbreviation when the keys are too alike to pay for themselves:
+ * many copies of few values (a foreign key to a handful of parents).  After
+ * 10,000 inputs, abort if there is less than one distinct abbreviation per
+ * 2,000 inputs; once 100,000 distinct abbreviations are seen, abbreviation
+ * has won and counting stops.  Ids generated apart in time are always
+ * distinct here: the time alone differs.
+ */
+static bool
+ulid_abbrev_abort(int memtupcount, SortSupport ssup)
+{
+	UlidSortState *state = (UlidSortState *) ssup->ssup_extra;
+	double		distinct;
+
+	if (memtupcount < 10000 || state->input_count < 10000 || !state->estimating)
+		return false;
+
+	distinct = estimateHyperLogLog(&state->distinct);
+	if (distinct > 100000.0)
+	{
+		state->estimating = false;
+		return false;
+	}
+	return distinct < state->input_count / 2000.0 + 0.5;
+}
+
+/* btree support function 2. */
+PG_FUNCTION_INFO_V1(ulid_sortsupport);
+Datum
+ulid_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = ulid_fast_cmp;
+	ssup->ssup_extra = NULL;
+
+	if (ssup->abbreviate)
+	{
+		UlidSortState *state;
+		MemoryContext oldcontext = MemoryContextSwitchTo(ssup->ssup_cxt);
+
+		state = palloc(sizeof(UlidSortState));
+		state->input_count = 0;
+		state->estimating = true;
+		initHyperLogLog(&state->distinct, 10);
+		MemoryContextSwitchTo(oldcontext);
+
+		ssup->ssup_extra = state;
+#if PG_VERSION_NUM >= 150000
+		ssup->comparator = ssup_datum_unsigned_cmp;
+#else
+		ssup->comparator = ulid_abbrev_cmp;
+#endif
+		ssup->abbrev_converter = ulid_abbrev_convert;
+		ssup->abbrev_abort = ulid_abbrev_abort;
+		ssup->abbrev_full_comparator = ulid_fast_cmp;
+	}
+	PG_RETURN_VOID();
 }
 
 /* The smaller of two ULIDs, for min(ulid). */
