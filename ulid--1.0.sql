@@ -217,6 +217,65 @@ DEFAULT FOR TYPE ulid USING hash AS
 	FUNCTION 1 ulid_hash(ulid),
 	FUNCTION 2 ulid_hash_extended(ulid, pg_catalog.int8);
 
+-- BRIN minmax: one [min, max] summary per block range; the default, and
+-- the right choice for ids inserted in time order.
+CREATE OPERATOR CLASS ulid_minmax_ops
+DEFAULT FOR TYPE ulid USING brin AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 pg_catalog.brin_minmax_opcinfo(pg_catalog.internal),
+	FUNCTION 2 pg_catalog.brin_minmax_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 3 pg_catalog.brin_minmax_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 4 pg_catalog.brin_minmax_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+STORAGE ulid;
+
+-- BRIN minmax-multi and bloom exist from PostgreSQL 14 on.
+CREATE FUNCTION ulid_brin_distance(pg_catalog.internal, pg_catalog.internal)
+RETURNS pg_catalog.float8
+AS 'MODULE_PATHNAME', 'ulid_brin_distance'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+DO $$
+BEGIN
+	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 >= 140000 THEN
+		-- Several [min, max] intervals per block range: tolerates rows that
+		-- arrive out of time order (late writers, backfills).
+		EXECUTE $sql$
+		CREATE OPERATOR CLASS ulid_minmax_multi_ops
+		FOR TYPE ulid USING brin AS
+			OPERATOR 1 <,
+			OPERATOR 2 <=,
+			OPERATOR 3 =,
+			OPERATOR 4 >=,
+			OPERATOR 5 >,
+			FUNCTION 1 pg_catalog.brin_minmax_multi_opcinfo(pg_catalog.internal),
+			FUNCTION 2 pg_catalog.brin_minmax_multi_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 3 pg_catalog.brin_minmax_multi_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.int4),
+			FUNCTION 4 pg_catalog.brin_minmax_multi_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 5 pg_catalog.brin_minmax_multi_options(pg_catalog.internal),
+			FUNCTION 11 ulid_brin_distance(pg_catalog.internal, pg_catalog.internal),
+		STORAGE ulid
+		$sql$;
+		-- A bloom filter per block range: equality lookups on ids in any order.
+		EXECUTE $sql$
+		CREATE OPERATOR CLASS ulid_bloom_ops
+		FOR TYPE ulid USING brin AS
+			OPERATOR 1 =,
+			FUNCTION 1 pg_catalog.brin_bloom_opcinfo(pg_catalog.internal),
+			FUNCTION 2 pg_catalog.brin_bloom_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 3 pg_catalog.brin_bloom_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.int4),
+			FUNCTION 4 pg_catalog.brin_bloom_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 5 pg_catalog.brin_bloom_options(pg_catalog.internal),
+			FUNCTION 11 ulid_hash(ulid),
+		STORAGE ulid
+		$sql$;
+	END IF;
+END
+$$;
+
 --
 -- Aggregates
 --
