@@ -4,10 +4,15 @@ OBJS = ulid.o
 DATA = ulid--1.0.sql
 REGRESS = io binary casts ordering indexes sort generators install
 
-# pg_input_is_valid() and soft errors exist from PostgreSQL 16 on.
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# BRIN minmax-multi and bloom exist from PostgreSQL 14 on, soft input errors
+# (pg_input_is_valid) from 16 on.
+ifeq ($(shell test $(VERSION_NUM) -ge 140000 && echo yes),yes)
+REGRESS += brin
+endif
 ifeq ($(shell test $(VERSION_NUM) -ge 160000 && echo yes),yes)
 REGRESS += soft_errors
 endif

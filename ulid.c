@@ -595,43 +595,13 @@ ulid_larger(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(ulid_internal_cmp(a, b) >= 0 ? a : b);
 }
 
-/*
- * BRIN minmax-multi distance: b - a as a float8, monotone in the exact
- * 128-bit difference.  The subtraction is exact; converting the high and low
- * words separately keeps close values apart (rounding the two ULIDs to
- * doubles first would put ids of one millisecond 0 apart).  From 2^53 up the
- * high word alone decides: there the low word is under half a unit in the
- * last place and dropping it keeps the function monotone.
- */
+/* BRIN minmax-multi support: how far apart two ULIDs are (ulid_distance()). */
 PG_FUNCTION_INFO_V1(ulid_brin_distance);
 Datum
 ulid_brin_distance(PG_FUNCTION_ARGS)
 {
-	Ulid	   *a = PG_GETARG_ULID_P(0);
-	Ulid	   *b = PG_GETARG_ULID_P(1);
-	uint64		ah,
-				al,
-				bh,
-				bl,
-				hi,
-				lo;
-
-	memcpy(&ah, a->data, 8);
-	memcpy(&al, a->data + 8, 8);
-	memcpy(&bh, b->data, 8);
-	memcpy(&bl, b->data + 8, 8);
-	ah = pg_ntoh64(ah);
-	al = pg_ntoh64(al);
-	bh = pg_ntoh64(bh);
-	bl = pg_ntoh64(bl);
-
-	/* BRIN passes the smaller value first. */
-	Assert(ah < bh || (ah == bh && al <= bl));
-	lo = bl - al;
-	hi = bh - ah - (bl < al);
-	if (hi >= (UINT64CONST(1) << 53))
-		PG_RETURN_FLOAT8((double) hi * 18446744073709551616.0);
-	PG_RETURN_FLOAT8((double) hi * 18446744073709551616.0 + (double) lo);
+	PG_RETURN_FLOAT8(ulid_distance(PG_GETARG_ULID_P(0)->data,
+								   PG_GETARG_ULID_P(1)->data));
 }
 
 /* hash support function 1: the same hash as uuid's for the same bytes. */

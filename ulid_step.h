@@ -44,6 +44,38 @@ ulid_set_time(uint8_t *u, uint64_t ms)
 }
 
 /*
+ * b - a as a double, for a <= b (BRIN minmax-multi's distance), monotone in
+ * the exact 128-bit difference.  The subtraction is exact; converting the
+ * high and low words separately keeps close values apart (rounding the two
+ * ULIDs to doubles first would put ids of one millisecond 0 apart).  From
+ * 2^53 up the high word alone decides: there the low word is less than half
+ * a unit in the last place, and dropping it keeps the result monotone.
+ */
+static inline double
+ulid_distance(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t	ah = 0,
+				al = 0,
+				bh = 0,
+				bl = 0,
+				hi,
+				lo;
+
+	for (int i = 0; i < 8; i++)
+	{
+		ah = (ah << 8) | a[i];
+		al = (al << 8) | a[i + 8];
+		bh = (bh << 8) | b[i];
+		bl = (bl << 8) | b[i + 8];
+	}
+	lo = bl - al;
+	hi = bh - ah - (bl < al);
+	if (hi >= ((uint64_t) 1 << 53))
+		return (double) hi * 18446744073709551616.0;
+	return (double) hi * 18446744073709551616.0 + (double) lo;
+}
+
+/*
  * The next monotonic ULID after last, written to both next and last.
  *
  * have_last false (first call), or a clock ahead of last's millisecond: now_ms

@@ -745,6 +745,61 @@ test_time_round_trip(void)
 	}
 }
 
+/* ulid_distance: exact for small gaps, monotone in the gap everywhere. */
+static int
+cmp_ulid(const void *x, const void *y)
+{
+	return memcmp(x, y, ULID_LEN);
+}
+
+static void
+test_distance(void)
+{
+	uint8_t		a[ULID_LEN],
+				b[ULID_LEN];
+	static uint8_t many[20000][ULID_LEN];
+
+	/* zero, one, and one across the boundary of the two 64-bit words */
+	memcpy(a, vector_bytes, ULID_LEN);
+	CHECK(ulid_distance(a, a) == 0.0);
+	memcpy(b, a, ULID_LEN);
+	b[ULID_LEN - 1]++;
+	CHECK(ulid_distance(a, b) == 1.0);
+	memset(a, 0, ULID_LEN);
+	memset(a + 8, 0xFF, 8);
+	memset(b, 0, ULID_LEN);
+	b[7] = 1;
+	CHECK(ulid_distance(a, b) == 1.0);
+	/* one millisecond is 2^80 */
+	memset(a, 0, ULID_LEN);
+	memset(b, 0, ULID_LEN);
+	ulid_set_time(b, 1);
+	CHECK(ulid_distance(a, b) == 1208925819614629174706176.0);
+	/* the whole range is 2^128 - 1, which rounds to 2^128 */
+	memset(b, 0xFF, ULID_LEN);
+	CHECK(ulid_distance(a, b) == 340282366920938463463374607431768211456.0);
+
+	/*
+	 * Sorted random values, many sharing high words or close to the 2^53
+	 * boundary of the high-word difference: distances from the smallest
+	 * never decrease.
+	 */
+	prng_seed(0xB121ULL);
+	for (int i = 0; i < 20000; i++)
+	{
+		prng_fill(many[i], ULID_LEN);
+		if (i % 3 == 0)
+			memcpy(many[i], many[0], 8);	/* same high word as the first */
+		else if (i % 3 == 1)
+			memset(many[i], 0, 1);	/* high-word gaps around 2^53..2^56 */
+	}
+	qsort(many, 20000, ULID_LEN, cmp_ulid);
+	for (int i = 1; i < 20000; i++)
+		CHECK_AT(ulid_distance(many[0], many[i - 1]) <= ulid_distance(many[0], many[i]), i);
+	for (int i = 1; i < 20000; i++)
+		CHECK_AT(ulid_distance(many[i - 1], many[i]) >= 0.0, i);
+}
+
 /* ----------------------------------------------------------------- driver */
 
 static const struct
@@ -771,6 +826,7 @@ static const struct
 	{"step_time_max", test_step_time_max},
 	{"step_long_sequence", test_step_long_sequence},
 	{"time_round_trip", test_time_round_trip},
+	{"distance", test_distance},
 };
 
 int
