@@ -2,7 +2,7 @@ EXTENSION = ulid
 MODULE_big = ulid
 OBJS = ulid.o
 DATA = ulid--1.0.sql
-REGRESS = io binary casts ordering indexes sort generators install
+REGRESS = io binary casts ordering indexes sort generators timerange cookbook install
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
