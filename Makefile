@@ -2,7 +2,8 @@ EXTENSION = ulid
 MODULE_big = ulid
 OBJS = ulid.o
 DATA = ulid--1.0.sql
-REGRESS = io binary casts ordering indexes sort generators timerange cookbook install
+REGRESS_OPTS = --encoding=UTF8
+REGRESS = io binary casts ordering indexes sort generators timerange cookbook fuzz install
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
