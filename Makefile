@@ -9,6 +9,8 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+ulid.o: ulid_base32.h ulid_random.h ulid_step.h
+
 # BRIN minmax-multi and bloom exist from PostgreSQL 14 on, soft input errors
 # (pg_input_is_valid) from 16 on.
 ifeq ($(shell test $(VERSION_NUM) -ge 140000 && echo yes),yes)

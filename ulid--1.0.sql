@@ -240,7 +240,7 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 DO $$
 BEGIN
-	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 >= 140000 THEN
+	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.>=) 140000 THEN
 		-- Several [min, max] intervals per block range: tolerates rows that
 		-- arrive out of time order (late writers, backfills).
 		EXECUTE $sql$

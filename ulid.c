@@ -21,10 +21,19 @@
 #include "storage/shmem.h"
 #include "storage/spin.h"
 #include "utils/builtins.h"
+/*
+ * utils/guc.h (for trace_sort) reaches storage/bufpage.h, whose inline
+ * functions have unused parameters under -Wextra in PostgreSQL 15.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "utils/guc.h"
+#pragma GCC diagnostic pop
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
 #include "ulid_base32.h"
+#include "ulid_random.h"
 #include "ulid_step.h"
 
 #ifdef PG_MODULE_MAGIC_EXT
@@ -52,20 +61,8 @@ typedef struct Ulid
 #define UNIX_TO_PG_EPOCH_USECS \
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
-/*
- * Random bytes for the generators, fetched from pg_strong_random() in
- * batches: one call per 400 ULIDs instead of one per ULID, which is what
- * makes gen_ulid() cheaper than gen_random_uuid().  The buffer belongs to the
- * process that filled it: a child forked from a process that had filled it
- * (a library preloaded into the postmaster) must not hand out the same bytes,
- * so it is refilled whenever MyProcPid differs.  MyProcPid, not getpid(): a
- * system call per ULID would cost more than the rest of the work.
- */
-#define RANDOM_BUF_SIZE		(400 * ULID_RANDOM_BYTES)
-
-static uint8 random_buf[RANDOM_BUF_SIZE];
-static int	random_pos = RANDOM_BUF_SIZE;
-static int	random_pid = 0;
+/* Random bytes for the generators; ulid_random.h says why a pool. */
+static ulid_random_pool random_pool = ULID_RANDOM_POOL_INIT;
 
 /* The last value gen_monotonic_ulid() returned, in one scope or the other. */
 typedef struct MonotonicState
@@ -102,30 +99,22 @@ static shmem_request_hook_type prev_shmem_request_hook = NULL;
 #endif
 
 #if PG_VERSION_NUM < 160000
-void		_PG_init(void);
+extern PGDLLEXPORT void _PG_init(void);
 #endif
 
-/* Refill random_buf from the strong source; never falls back to a weaker one. */
-static void
-refill_random(void)
-{
-	if (!pg_strong_random(random_buf, RANDOM_BUF_SIZE))
-		ereport(ERROR,
-				errcode(ERRCODE_INTERNAL_ERROR),
-				errmsg("could not generate random values"));
-	random_pos = 0;
-	random_pid = MyProcPid;
-}
-
-/* Copy ULID_RANDOM_BYTES fresh random bytes to dst. */
+/*
+ * Copy ULID_RANDOM_BYTES fresh random bytes to dst.  The pid check uses
+ * MyProcPid, not getpid(): a system call per ULID would cost more than all
+ * the rest of the work.
+ */
 static inline void
 take_random(uint8 *dst)
 {
-	if (unlikely(random_pos > RANDOM_BUF_SIZE - ULID_RANDOM_BYTES ||
-				 random_pid != MyProcPid))
-		refill_random();
-	memcpy(dst, random_buf + random_pos, ULID_RANDOM_BYTES);
-	random_pos += ULID_RANDOM_BYTES;
+	if (unlikely(!ulid_random_take(&random_pool, MyProcPid, pg_strong_random,
+								   dst, ULID_RANDOM_BYTES)))
+		ereport(ERROR,
+				errcode(ERRCODE_INTERNAL_ERROR),
+				errmsg("could not generate random values"));
 }
 
 #if PG_VERSION_NUM >= 150000
@@ -392,7 +381,7 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 
 	if (!ok)
 		ereport(ERROR,
-				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				errmsg("no ulid is greater than the last one generated"),
 				errdetail("The last ulid generated is the largest possible value."));
 	PG_RETURN_ULID_P(result);
@@ -508,8 +497,12 @@ ulid_abbrev_convert(Datum original, SortSupport ssup)
 
 	state->input_count++;
 	if (state->estimating)
+	{
+		uint64		k = (uint64) key;
+
 		addHyperLogLog(&state->distinct,
-					   DatumGetUInt32(hash_uint32((uint32) (prefix ^ (prefix >> 32)))));
+					   DatumGetUInt32(hash_uint32((uint32) (k ^ (k >> 32)))));
+	}
 	return key;
 }
 
@@ -536,7 +529,14 @@ ulid_abbrev_abort(int memtupcount, SortSupport ssup)
 		state->estimating = false;
 		return false;
 	}
-	return distinct < state->input_count / 2000.0 + 0.5;
+	if (distinct < state->input_count / 2000.0 + 0.5)
+	{
+		if (trace_sort)
+			elog(LOG, "ulid_abbrev: aborting abbreviation at %.0f distinct keys after " INT64_FORMAT " values (%d rows)",
+				 distinct, state->input_count, memtupcount);
+		return true;
+	}
+	return false;
 }
 
 /* btree support function 2. */

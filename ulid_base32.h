@@ -19,7 +19,7 @@
 #define ULID_TEXT_LEN	26		/* characters */
 
 /* The alphabet: digits and upper-case letters without I, L, O and U. */
-static const char ulid_base32_alphabet[32] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+static const char ulid_base32_alphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /*
  * Value of each input byte, or -1.  Both cases are accepted, and Crockford's

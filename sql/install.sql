@@ -22,7 +22,7 @@ INSERT INTO owned SELECT FROM generate_series(1, 100);
 SELECT count(*), min(id) < max(id) FROM owned;
 DROP TABLE owned;
 -- Every member object lives in the extension's schema (casts have none).
-SELECT classid::regclass, count(*) AS members,
+SELECT classid::regclass,
 	count(*) FILTER (WHERE classid <> 'pg_cast'::regclass AND coalesce(
 		(SELECT pronamespace FROM pg_proc WHERE oid = objid AND classid = 'pg_proc'::regclass),
 		(SELECT typnamespace FROM pg_type WHERE oid = objid AND classid = 'pg_type'::regclass),
@@ -36,6 +36,10 @@ WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
 GROUP BY 1 ORDER BY 1::text;
 -- No SECURITY DEFINER function.
 SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_schema'::regnamespace AND prosecdef;
+
+-- Its member objects belong to the bootstrap superuser, as with every
+-- trusted extension, so moving it to another schema is for a superuser.
+ALTER EXTENSION ulid SET SCHEMA public;
 
 -- The owner drops it again; nothing is left behind.
 DROP EXTENSION ulid;
@@ -56,7 +60,19 @@ CREATE EXTENSION ulid;
 RESET ROLE;
 DROP ROLE regress_ulid_nobody;
 
--- Leave the extension installed for whatever test runs next.
+-- Relocatable: a superuser moves it, with its data, to another schema and back.
 SET client_min_messages = warning;
 CREATE EXTENSION ulid;
 RESET client_min_messages;
+CREATE TABLE install_kept (id ulid PRIMARY KEY);
+INSERT INTO install_kept VALUES ('01ARYZ6S41TSV4RRFFQ69G5FAV');
+CREATE SCHEMA ulid_moved;
+ALTER EXTENSION ulid SET SCHEMA ulid_moved;
+SELECT count(*) AS left_in_public FROM pg_proc WHERE pronamespace = 'public'::regnamespace AND proname LIKE '%ulid%';
+-- Outside the search_path its operators are named with their schema.
+SELECT id, ulid_moved.ulid_time(id) = '2016-07-30 22:36:16.385+00' AS time_ok FROM install_kept
+WHERE id OPERATOR(ulid_moved.=) '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid_moved.ulid;
+ALTER EXTENSION ulid SET SCHEMA public;
+DROP SCHEMA ulid_moved;
+DROP TABLE install_kept;
+-- The extension stays installed for whatever test runs next.

@@ -26,14 +26,16 @@ LANGUAGE sql AS $$
 		(SELECT array_agg(id ORDER BY id) FROM tr_orders
 		 WHERE ulid_time(id) >= ts1 AND ulid_time(id) < ts2)
 $$;
-SELECT pg_temp.window_matches(now() - interval '1 day', now());
+SELECT pg_temp.window_matches(date_trunc('milliseconds', now() - interval '1 day'), date_trunc('milliseconds', now()));
 SELECT pg_temp.window_matches(date_trunc('hour', now() - interval '2 days'), date_trunc('hour', now() - interval '1 day'));
 SELECT pg_temp.window_matches(date_trunc('milliseconds', now() - interval '3 days 0.123 s'), date_trunc('milliseconds', now() - interval '2 days 0.456 s'));
 SELECT count(*) FILTER (WHERE NOT pg_temp.window_matches(t, t + interval '7 minutes')) AS mismatched_windows
 FROM generate_series(date_trunc('minute', now() - interval '4 days'), now(), interval '7 minutes') t;
--- The same with now(): the last day, through the index.
+-- The same with now(): the last day, through the index.  (The cast floors
+-- to the millisecond, so the bound is compared floored on both sides.)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM tr_orders WHERE id >= (now() - interval '1 day')::ulid;
-SELECT count(*) = (SELECT count(*) FROM tr_orders WHERE ulid_time(id) >= now() - interval '1 day')
+SELECT count(*) = (SELECT count(*) FROM tr_orders
+				   WHERE ulid_time(id) >= date_trunc('milliseconds', now() - interval '1 day'))
 FROM tr_orders WHERE id >= (now() - interval '1 day')::ulid;
 
 -- ulid_time() is IMMUTABLE: usable in an expression index...

@@ -1,8 +1,8 @@
 /*
  * test/unit.c
  *		Unit tests for the server-free parts of the ULID extension: the
- *		Crockford Base32 codec (ulid_base32.h) and the byte layout and
- *		monotonic step (ulid_step.h).
+ *		Crockford Base32 codec (ulid_base32.h), the byte layout, monotonic
+ *		step and distance (ulid_step.h), and the random pool (ulid_random.h).
  *
  * Self-contained C99, no framework and no PostgreSQL headers.  Build and run
  * from the top directory:
@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../ulid_base32.h"
+#include "../ulid_random.h"
 #include "../ulid_step.h"
 
 /* ---------------------------------------------------------------- harness */
@@ -800,6 +801,94 @@ test_distance(void)
 		CHECK_AT(ulid_distance(many[i - 1], many[i]) >= 0.0, i);
 }
 
+/* ------------------------------------------------------- random pool tests */
+
+/* A fake strong source: fills with a running counter, counts its calls. */
+static int	fills;
+static bool fill_fails;
+static uint8_t fill_next;
+
+static bool
+fake_fill(void *buf, size_t len)
+{
+	if (fill_fails)
+		return false;
+	fills++;
+	for (size_t i = 0; i < len; i++)
+		((uint8_t *) buf)[i] = fill_next++;
+	return true;
+}
+
+/* One fill serves 400 ULIDs; the 401st refills; bytes are never reused. */
+static void
+test_pool_batches(void)
+{
+	ulid_random_pool pool = ULID_RANDOM_POOL_INIT;
+	uint8_t		r[ULID_RANDOM_BYTES],
+				first[ULID_RANDOM_BYTES];
+
+	fills = 0;
+	fill_fails = false;
+	fill_next = 0;
+	CHECK(ulid_random_take(&pool, 100, fake_fill, first, ULID_RANDOM_BYTES));
+	CHECK(fills == 1);
+	for (int i = 1; i < ULID_RANDOM_POOL_SIZE / ULID_RANDOM_BYTES; i++)
+	{
+		CHECK_AT(ulid_random_take(&pool, 100, fake_fill, r, ULID_RANDOM_BYTES), i);
+		/* consecutive slices of the counter: nothing handed out twice */
+		CHECK_AT(r[0] == (uint8_t) (i * ULID_RANDOM_BYTES), i);
+	}
+	CHECK(fills == 1);
+	CHECK(ulid_random_take(&pool, 100, fake_fill, r, ULID_RANDOM_BYTES));
+	CHECK(fills == 2);
+}
+
+/*
+ * A process that inherited the pool (another pid) refills before taking
+ * anything, so parent and child never hand out the same bytes.
+ */
+static void
+test_pool_fork(void)
+{
+	ulid_random_pool parent = ULID_RANDOM_POOL_INIT;
+	ulid_random_pool child;
+	uint8_t		p[ULID_RANDOM_BYTES],
+				c[ULID_RANDOM_BYTES];
+
+	fills = 0;
+	fill_fails = false;
+	fill_next = 0;
+	CHECK(ulid_random_take(&parent, 100, fake_fill, p, ULID_RANDOM_BYTES));
+	memcpy(&child, &parent, sizeof(child));		/* what fork() does */
+	CHECK(ulid_random_take(&parent, 100, fake_fill, p, ULID_RANDOM_BYTES));
+	CHECK(fills == 1);
+	CHECK(ulid_random_take(&child, 200, fake_fill, c, ULID_RANDOM_BYTES));
+	CHECK(fills == 2);
+	CHECK(child.owner == 200);
+	CHECK(memcmp(p, c, ULID_RANDOM_BYTES) != 0);
+	/* the child keeps its own pool from then on */
+	CHECK(ulid_random_take(&child, 200, fake_fill, c, ULID_RANDOM_BYTES));
+	CHECK(fills == 2);
+}
+
+/* A failing source: false, nothing taken, the pool unchanged; then recovery. */
+static void
+test_pool_fill_failure(void)
+{
+	ulid_random_pool pool = ULID_RANDOM_POOL_INIT;
+	uint8_t		r[ULID_RANDOM_BYTES];
+
+	fills = 0;
+	fill_next = 0;
+	fill_fails = true;
+	CHECK(!ulid_random_take(&pool, 100, fake_fill, r, ULID_RANDOM_BYTES));
+	CHECK(pool.pos == ULID_RANDOM_POOL_SIZE);
+	CHECK(pool.owner == 0);
+	fill_fails = false;
+	CHECK(ulid_random_take(&pool, 100, fake_fill, r, ULID_RANDOM_BYTES));
+	CHECK(fills == 1);
+}
+
 /* ----------------------------------------------------------------- driver */
 
 static const struct
@@ -827,6 +916,9 @@ static const struct
 	{"step_long_sequence", test_step_long_sequence},
 	{"time_round_trip", test_time_round_trip},
 	{"distance", test_distance},
+	{"pool_batches", test_pool_batches},
+	{"pool_fork", test_pool_fork},
+	{"pool_fill_failure", test_pool_fill_failure},
 };
 
 int
