@@ -396,11 +396,27 @@ ulid_monotonic_scope(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(shared_monotonic != NULL ? "cluster" : "backend"));
 }
 
-/* Comparison: byte order, which is numeric, text and time order. */
+/*
+ * Comparison: byte order, which is numeric, text and time order.  Two 64-bit
+ * big-endian compares, inlined, instead of a call to memcmp(): sorts call this
+ * for every tie of abbreviated keys, and btree searches for every probe.
+ */
 static inline int
 ulid_internal_cmp(const Ulid *a, const Ulid *b)
 {
-	return memcmp(a->data, b->data, ULID_LEN);
+	uint64		x,
+				y;
+
+	memcpy(&x, a->data, 8);
+	memcpy(&y, b->data, 8);
+	if (x == y)
+	{
+		memcpy(&x, a->data + 8, 8);
+		memcpy(&y, b->data + 8, 8);
+		if (x == y)
+			return 0;
+	}
+	return pg_ntoh64(x) < pg_ntoh64(y) ? -1 : 1;
 }
 
 PG_FUNCTION_INFO_V1(ulid_lt);
