@@ -2,9 +2,12 @@
  * ulid.c
  *		The ulid type: a 16-byte ULID stored as its 128-bit big-endian value.
  *
- * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The Base32 codec
- * is in ulid_base32.h and the byte layout and monotonic step in ulid_step.h,
- * both free of server dependencies so the unit tests can use them alone.
+ * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The logic that
+ * needs no server lives in headers the unit tests and the fuzzer include
+ * alone: the Base32 codec (ulid_base32.h), the byte layout, monotonic step
+ * and BRIN distance (ulid_step.h), and the pool of random bytes
+ * (ulid_random.h).  This file holds the SQL-callable functions, the shared
+ * memory of the cluster-wide monotonic generator and the sort support.
  */
 #include "postgres.h"
 
