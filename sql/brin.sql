@@ -3,6 +3,7 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS ulid;
 RESET client_min_messages;
 SET TimeZone = 'UTC';
+SET max_parallel_workers_per_gather = 0;
 
 SELECT opcname, opcdefault, amvalidate(oid) FROM pg_opclass
 WHERE opcintype = 'ulid'::regtype AND opcmethod = (SELECT oid FROM pg_am WHERE amname = 'brin')
@@ -70,7 +71,6 @@ DROP INDEX brin_events_bloom;
 -- each opclass, forced into use, still returns exactly the right rows.
 CREATE TABLE brin_shuffled AS SELECT * FROM brin_events ORDER BY random();
 SET enable_seqscan = off;
-SET max_parallel_workers_per_gather = 0;
 CREATE INDEX brin_shuffled_minmax ON brin_shuffled USING brin (id);
 EXPLAIN (COSTS OFF) SELECT id FROM brin_shuffled
 WHERE id >= '2025-01-02 00:00'::timestamptz::ulid AND id < '2025-01-02 01:00'::timestamptz::ulid;
@@ -86,7 +86,7 @@ EXPLAIN (COSTS OFF) SELECT id FROM brin_shuffled WHERE id = '01JGJF6BS8A3F3W6N5C
 SELECT count(*) AS rows FROM brin_shuffled WHERE id = (SELECT id FROM brin_probe);
 DROP INDEX brin_shuffled_bloom;
 RESET enable_seqscan;
-RESET max_parallel_workers_per_gather;
 
 DROP TABLE brin_events, brin_shuffled;
+RESET max_parallel_workers_per_gather;
 RESET TimeZone;

@@ -21,7 +21,10 @@ WHERE id >= '2025-06-10 00:00+00'::timestamptz::ulid
 EXPLAIN (COSTS OFF) SELECT count(*) FROM orders
 WHERE id >= '2025-06-10 00:00+00'::timestamptz::ulid
   AND id <  '2025-06-11 00:00+00'::timestamptz::ulid;
+INSERT INTO orders (item) VALUES ('made today'), ('made today too');
 SELECT count(*) FROM orders WHERE id >= (now() - interval '1 day')::ulid;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM orders WHERE id >= (now() - interval '1 day')::ulid;
+DELETE FROM orders WHERE item LIKE 'made today%';
 
 -- Latest N rows
 SELECT id, ulid_time(id), item FROM orders ORDER BY id DESC LIMIT 3;

@@ -53,10 +53,10 @@ bad=0
 for i in $(seq 1 2000); do
 	if [ $((i % 2)) -eq 1 ]; then
 		echo "SELECT gen_monotonic_ulid();" >&3
-		read -r v <&4
+		read -r -t 30 v <&4 || { v=timeout; bad=$((bad + 1)); }
 	else
 		echo "SELECT gen_monotonic_ulid();" >&5
-		read -r v <&6
+		read -r -t 30 v <&6 || { v=timeout; bad=$((bad + 1)); }
 	fi
 	# Canonical ULID text compares like the values (fixed width, 0-9 < A-Z).
 	if [ -n "$prev" ] && ! [[ "$v" > "$prev" ]]; then
@@ -78,7 +78,7 @@ fi
 # checked directly by test/unit.c, pool_fork.)
 randoms=$(for i in $(seq 1 20); do psql -X -At -c "SELECT substr(gen_ulid()::text, 11)"; done | sort -u | wc -l)
 if [ "$randoms" -eq 20 ]; then
-	pass "fresh backends: 20 distinct random parts"
+	pass "fresh backends: 20 distinct random parts (the fork refill itself: test/unit.c pool_fork)"
 else
 	fail "fresh backends" "only $randoms distinct random parts in 20 backends"
 fi

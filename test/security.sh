@@ -52,6 +52,27 @@ check "the version test was not hijacked: all three BRIN classes exist" sec \
 	 AND opcmethod = (SELECT oid FROM pg_am WHERE amname = 'brin')"
 psql_on sec -q -c "DROP EXTENSION ulid"
 
+# The contrast: the traps are live.  The same install script with its
+# pg_catalog qualifications removed, run as a plain script in a session whose
+# search_path puts evil before pg_catalog (as CREATE EXTENSION never does),
+# calls them; so the checks above would have caught a hijack.
+script=$(ls /usr/share/postgresql/"$PG_MAJOR"/extension/ulid--1.0.sql)
+psql_on sec -q -c "CREATE DATABASE contrast"
+psql -X -q "$(conninfo sec contrast)" <<'SQL'
+CREATE SCHEMA evil;
+CREATE TABLE evil.calls (what text);
+CREATE FUNCTION evil.current_setting(text) RETURNS text LANGUAGE sql
+	AS $$ INSERT INTO evil.calls VALUES ('current_setting'); SELECT '0' $$;
+SQL
+sed -e '/^\\echo/d' -e 's/pg_catalog\.//g' -e "s|MODULE_PATHNAME|\$libdir/ulid|g" "$script" |
+	psql -X -q -v ON_ERROR_STOP=1 "$(conninfo sec contrast)" -c "SET search_path = evil, pg_catalog" -f - >/dev/null 2>&1
+got=$(psql -X -At "$(conninfo sec contrast)" -c "SELECT count(*) > 0 FROM evil.calls" 2>&1)
+if [ "$got" = t ]; then
+	pass "contrast: without its qualifications, under that search_path, the script calls the lookalike"
+else
+	fail "contrast" "the unqualified script did not call evil.current_setting: $got"
+fi
+
 # Objects planted in the target schema are never adopted: CREATE without OR
 # REPLACE makes the install fail instead.
 psql_on sec -q -c "CREATE SCHEMA trap" \
@@ -96,8 +117,8 @@ fi
 psql_on sec -q -c "ALTER FUNCTION ulid_eq(ulid, ulid) NOT LEAKPROOF"
 plan=$(rls_plan)
 psql_on sec -q -c "ALTER FUNCTION ulid_eq(ulid, ulid) LEAKPROOF"
-if grep -q 'docs_pkey' <<<"$plan"; then
-	fail "RLS contrast" "the index was used without LEAKPROOF too, so the test above proves nothing: $plan"
+if grep -q 'docs_pkey' <<<"$plan" || ! grep -q 'Seq Scan on docs' <<<"$plan"; then
+	fail "RLS contrast" "expected a sequential scan without LEAKPROOF: $plan"
 else
 	pass "RLS contrast: with ulid_eq not LEAKPROOF the same query falls back to a scan"
 fi

@@ -3,7 +3,7 @@
 // Connects through the libpq environment (PGHOST, PGPORT, PGUSER,
 // PGDATABASE) to a database where CREATE EXTENSION ulid has run.  Prints
 // "ok - NAME" or "FAILED - NAME: WHY" per check; exits non-zero if any check
-// failed.  The code blocks of ../README-snippet.md appear verbatim below
+// failed.  The code blocks of the README section "From Python and Node" appear verbatim below
 // (clients.sh checks).
 'use strict';
 
