@@ -17,9 +17,19 @@ SET search_path = ulid_schema, public;
 SELECT ulid_time('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid) = '2016-07-30 22:36:16.385+00';
 SELECT gen_ulid() < gen_ulid('10000-01-01'), gen_monotonic_ulid() < gen_monotonic_ulid();
 SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid::ulid::bytea::ulid::text;
+SELECT ulid_monotonic_scope(), ulid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV') = ulid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV', 0)::bit(32)::int4,
+	'2016-07-30 22:36:16.385+00'::timestamptz::ulid::timestamptz = '2016-07-30 22:36:16.385+00',
+	ulid_from_time('2016-07-30 22:36:16.385+00') < '01ARYZ6S41TSV4RRFFQ69G5FAV',
+	gen_ulid('2016-07-30 22:36:16.385+00') > ulid_from_bytea('\x01563df3648100000000000000000000'),
+	ulid_smaller('01ARYZ6S41TSV4RRFFQ69G5FAV', '01BX5ZZKBKACTAV9WEVGEMMVRZ') < ulid_larger('01ARYZ6S41TSV4RRFFQ69G5FAV', '01BX5ZZKBKACTAV9WEVGEMMVRZ');
 CREATE TABLE owned (id ulid PRIMARY KEY DEFAULT gen_ulid());
 INSERT INTO owned SELECT FROM generate_series(1, 100);
 SELECT count(*), min(id) < max(id) FROM owned;
+-- Its sort support, hash and BRIN classes work for the owner too.
+CREATE INDEX owned_hash ON owned USING hash (id);
+CREATE INDEX owned_brin ON owned USING brin (id);
+CREATE INDEX owned_sorted ON owned (id DESC);
+SELECT count(*) FROM (SELECT DISTINCT id FROM owned ORDER BY id) s;
 DROP TABLE owned;
 -- Every member object lives in the extension's schema (casts have none).
 SELECT classid::regclass,
