@@ -11,6 +11,8 @@
  */
 #include "postgres.h"
 
+#include <sys/time.h>
+
 #include "common/hashfn.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
@@ -184,6 +186,29 @@ timestamptz_to_ulid_ms(TimestampTz ts)
 	return (uint64) (ts + UNIX_TO_PG_EPOCH_USECS) / 1000;
 }
 
+/*
+ * The current Unix time in milliseconds, for the generators.  Straight from
+ * gettimeofday(), which PostgreSQL provides on every platform; going through
+ * GetCurrentTimestamp() would convert to PostgreSQL's epoch and back on every
+ * ULID.  A clock set before 1970 or after the year 10889 is an error, as the
+ * same time given to gen_ulid(timestamptz) would be.
+ */
+static inline uint64
+current_ulid_ms(void)
+{
+	struct timeval tp;
+	uint64		ms;
+
+	gettimeofday(&tp, NULL);
+	ms = (uint64) tp.tv_sec * 1000 + (uint64) tp.tv_usec / 1000;
+	if (unlikely(tp.tv_sec < 0 || ms > ULID_TIME_MAX))
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("the system clock is outside the range of type ulid"),
+				errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."));
+	return ms;
+}
+
 /* Raise an error unless a binary ulid value is exactly ULID_LEN bytes. */
 static void
 check_binary_length(int len)
@@ -337,10 +362,11 @@ PG_FUNCTION_INFO_V1(gen_ulid);
 Datum
 gen_ulid(PG_FUNCTION_ARGS)
 {
-	TimestampTz ts = PG_NARGS() > 0 ? PG_GETARG_TIMESTAMPTZ(0) : GetCurrentTimestamp();
+	uint64		ms = PG_NARGS() > 0 ?
+		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
 	Ulid	   *result = palloc(sizeof(Ulid));
 
-	ulid_set_time(result->data, timestamptz_to_ulid_ms(ts));
+	ulid_set_time(result->data, ms);
 	take_random(result->data + ULID_TIME_BYTES);
 	PG_RETURN_ULID_P(result);
 }
@@ -366,7 +392,7 @@ PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
 Datum
 gen_monotonic_ulid(PG_FUNCTION_ARGS)
 {
-	uint64		now_ms = timestamptz_to_ulid_ms(GetCurrentTimestamp());
+	uint64		now_ms = current_ulid_ms();
 	Ulid	   *result = palloc(sizeof(Ulid));
 	uint8		random[ULID_RANDOM_BYTES];
 	bool		ok;

@@ -819,7 +819,7 @@ fake_fill(void *buf, size_t len)
 	return true;
 }
 
-/* One fill serves 400 ULIDs; the 401st refills; bytes are never reused. */
+/* One fill serves SIZE / 10 ULIDs; the next one refills; bytes are never reused. */
 static void
 test_pool_batches(void)
 {
