@@ -186,6 +186,17 @@ timestamptz_to_ulid_ms(TimestampTz ts)
 	return (uint64) (ts + UNIX_TO_PG_EPOCH_USECS) / 1000;
 }
 
+/* The error of a system clock a ulid cannot hold; out of line, as it is cold. */
+static pg_noinline void
+clock_out_of_range(void)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			errmsg("system clock is outside the range of type ulid"),
+			errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."),
+			errhint("Check the server's system clock."));
+}
+
 /*
  * The current Unix time in milliseconds, for the generators.  Straight from
  * gettimeofday(), which PostgreSQL provides on every platform; going through
@@ -200,12 +211,12 @@ current_ulid_ms(void)
 	uint64		ms;
 
 	gettimeofday(&tp, NULL);
+	/* the seconds are checked first, so that the multiplication cannot wrap */
+	if (unlikely(tp.tv_sec < 0 || (uint64) tp.tv_sec > ULID_TIME_MAX / 1000))
+		clock_out_of_range();
 	ms = (uint64) tp.tv_sec * 1000 + (uint64) tp.tv_usec / 1000;
-	if (unlikely(tp.tv_sec < 0 || ms > ULID_TIME_MAX))
-		ereport(ERROR,
-				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				errmsg("the system clock is outside the range of type ulid"),
-				errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."));
+	if (unlikely(ms > ULID_TIME_MAX))
+		clock_out_of_range();
 	return ms;
 }
 

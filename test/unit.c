@@ -803,10 +803,15 @@ test_distance(void)
 
 /* ------------------------------------------------------- random pool tests */
 
-/* A fake strong source: fills with a running counter, counts its calls. */
+/*
+ * A fake strong source, counts its calls: fills with a running 16-bit
+ * big-endian counter, one value per two bytes, so that the first two bytes
+ * of a 10-byte slice name the slice uniquely over 65,536 pairs (far more
+ * than a pool holds); a one-byte counter would repeat every 256 bytes.
+ */
 static int	fills;
 static bool fill_fails;
-static uint8_t fill_next;
+static uint32_t fill_next;		/* bytes handed out so far */
 
 static bool
 fake_fill(void *buf, size_t len)
@@ -814,9 +819,17 @@ fake_fill(void *buf, size_t len)
 	if (fill_fails)
 		return false;
 	fills++;
-	for (size_t i = 0; i < len; i++)
-		((uint8_t *) buf)[i] = fill_next++;
+	for (size_t i = 0; i < len; i++, fill_next++)
+		((uint8_t *) buf)[i] = (fill_next % 2 == 0) ?
+			(uint8_t) (fill_next / 2 >> 8) : (uint8_t) (fill_next / 2);
 	return true;
+}
+
+/* The fake source's counter at the start of a 10-byte slice. */
+static unsigned
+slice_counter(const uint8_t *r)
+{
+	return (unsigned) r[0] << 8 | r[1];
 }
 
 /* One fill serves SIZE / 10 ULIDs; the next one refills; bytes are never reused. */
@@ -836,11 +849,13 @@ test_pool_batches(void)
 	{
 		CHECK_AT(ulid_random_take(&pool, 100, fake_fill, r, ULID_RANDOM_BYTES), i);
 		/* consecutive slices of the counter: nothing handed out twice */
-		CHECK_AT(r[0] == (uint8_t) (i * ULID_RANDOM_BYTES), i);
+		CHECK_AT(slice_counter(r) == (unsigned) i * ULID_RANDOM_BYTES / 2, i);
 	}
 	CHECK(fills == 1);
 	CHECK(ulid_random_take(&pool, 100, fake_fill, r, ULID_RANDOM_BYTES));
 	CHECK(fills == 2);
+	/* the first slice of the new fill, not the old pool again */
+	CHECK(slice_counter(r) == ULID_RANDOM_POOL_SIZE / 2);
 }
 
 /*
