@@ -1,21 +1,37 @@
 EXTENSION = ulid
-MODULE_big = ulid
-OBJS = ulid.o
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
+MODULES = ulid
 DATA = ulid--1.0.sql
-REGRESS_OPTS = --encoding=UTF8
-REGRESS = io binary casts ordering indexes sort generators timerange cookbook fuzz install
+PG_CPPFLAGS = -DULID_VERSION='"$(EXTVERSION)"'
+
+REGRESS = io binary casts ordering indexes sort generators timerange cookbook fuzz install brin soft_errors
+REGRESS_OPTS = --inputdir=test --encoding=UTF8
+ISOLATION = monotonic
+ISOLATION_OPTS = --inputdir=test
+TAP_TESTS = 1
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-ulid.o: ulid_base32.h ulid_random.h ulid_step.h
+ulid.o: ulid_layout.h ulid_base32.h ulid_monotonic.h ulid_random.h
 
-# BRIN minmax-multi and bloom exist from PostgreSQL 14 on, soft input errors
-# (pg_input_is_valid) from 16 on.
-ifeq ($(shell test $(VERSION_NUM) -ge 140000 && echo yes),yes)
-REGRESS += brin
-endif
-ifeq ($(shell test $(VERSION_NUM) -ge 160000 && echo yes),yes)
-REGRESS += soft_errors
-endif
+# Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
+test/unit: test/unit.c ulid_layout.h ulid_base32.h ulid_monotonic.h ulid_random.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -o $@ $<
+unitcheck: test/unit
+	test/unit
+
+FUZZ_SECONDS ?= 60
+test/fuzz: test/fuzz.c ulid_layout.h ulid_base32.h
+	clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -o $@ $<
+fuzzcheck: test/fuzz
+	d=$$(mktemp -d) && test/fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$d test/corpus; \
+	s=$$?; rm -rf $$d; exit $$s
+
+# The TAP tests alone (make installcheck runs them after pg_regress and the isolation specs).
+prove_installcheck:
+	$(prove_installcheck)
+
+EXTRA_CLEAN = test/unit test/fuzz output_iso
+.PHONY: unitcheck fuzzcheck prove_installcheck

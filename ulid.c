@@ -39,10 +39,11 @@
 
 #include "ulid_base32.h"
 #include "ulid_random.h"
-#include "ulid_step.h"
+#include "ulid_layout.h"
+#include "ulid_monotonic.h"
 
 #ifdef PG_MODULE_MAGIC_EXT
-PG_MODULE_MAGIC_EXT(.name = "ulid",.version = "1.0");
+PG_MODULE_MAGIC_EXT(.name = "ulid",.version = ULID_VERSION);
 #else
 PG_MODULE_MAGIC;
 #endif

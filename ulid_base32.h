@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ulid_layout.h"
+
 #define ULID_TEXT_LEN	26		/* characters */
 
 /* The alphabet: digits and upper-case letters without I, L, O and U. */

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../ulid_base32.h"
-#include "../ulid_step.h"
+#include "../ulid_layout.h"
 
 #define REQUIRE(cond) \
 	do { \

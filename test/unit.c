@@ -22,7 +22,8 @@
 
 #include "../ulid_base32.h"
 #include "../ulid_random.h"
-#include "../ulid_step.h"
+#include "../ulid_layout.h"
+#include "../ulid_monotonic.h"
 
 /* ---------------------------------------------------------------- harness */
 
