@@ -21,38 +21,33 @@ SELECT count(*) FROM binary_dst;
 SELECT count(*) FROM binary_src s JOIN binary_dst d
 	ON s.n = d.n AND s.id IS NOT DISTINCT FROM d.id;
 
--- The binary form of a bytea is its bytes, so a binary COPY of bytea values
--- feeds ulid_recv whatever payload we want.
-CREATE TABLE binary_payload (n int, b bytea);
-CREATE TABLE binary_target (n int, id ulid);
-INSERT INTO binary_payload VALUES
-	(1, '\x01563df36481d6764c61efb99302bd5b');
-\copy binary_payload TO 'results/binary_payload.copy' (FORMAT binary)
-\copy binary_target FROM 'results/binary_payload.copy' (FORMAT binary)
-SELECT * FROM binary_target;
--- 15 bytes: invalid_binary_representation (22P03).
-TRUNCATE binary_payload;
-INSERT INTO binary_payload VALUES (2, '\x01563df36481d6764c61efb99302bd');
-\copy binary_payload TO 'results/binary_payload.copy' (FORMAT binary)
-\set VERBOSITY sqlstate
-\copy binary_target FROM 'results/binary_payload.copy' (FORMAT binary)
-\set VERBOSITY default
-\copy binary_target FROM 'results/binary_payload.copy' (FORMAT binary)
--- 17 bytes: the same.
-TRUNCATE binary_payload;
-INSERT INTO binary_payload VALUES (3, '\x01563df36481d6764c61efb99302bd5b00');
-\copy binary_payload TO 'results/binary_payload.copy' (FORMAT binary)
-\set VERBOSITY sqlstate
-\copy binary_target FROM 'results/binary_payload.copy' (FORMAT binary)
-\set VERBOSITY default
-\copy binary_target FROM 'results/binary_payload.copy' (FORMAT binary)
--- 0 bytes: the same.
-TRUNCATE binary_payload;
-INSERT INTO binary_payload VALUES (4, '\x');
-\copy binary_payload TO 'results/binary_payload.copy' (FORMAT binary)
-\set VERBOSITY sqlstate
-\copy binary_target FROM 'results/binary_payload.copy' (FORMAT binary)
-\set VERBOSITY default
-SELECT * FROM binary_target;
+-- The binary form of a bytea is its bytes, so a binary COPY of a bytea value
+-- feeds ulid_recv whatever payload we want.  binary_feed() does that on the
+-- server and returns the ulid read, or the error's SQLSTATE, message and
+-- detail: one SELECT per payload.
+CREATE TABLE binary_target (id ulid);
+CREATE FUNCTION binary_feed(payload bytea) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	f text := current_setting('data_directory') || '/binary_payload.copy';
+	result text;
+	detail text;
+BEGIN
+	TRUNCATE binary_target;
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L (FORMAT binary)', payload, f);
+	EXECUTE format('COPY binary_target FROM %L (FORMAT binary)', f);
+	SELECT id::text INTO result FROM binary_target;
+	RETURN result;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+	RETURN format('%s: %s (%s)', SQLSTATE, SQLERRM, detail);
+END
+$$;
+-- 16 bytes: the value.
+SELECT binary_feed('\x01563df36481d6764c61efb99302bd5b');
+-- 15, 17 and 0 bytes: invalid_binary_representation (22P03).
+SELECT binary_feed('\x01563df36481d6764c61efb99302bd');
+SELECT binary_feed('\x01563df36481d6764c61efb99302bd5b00');
+SELECT binary_feed('\x');
 
-DROP TABLE binary_src, binary_dst, binary_payload, binary_target;
+DROP FUNCTION binary_feed(bytea);
+DROP TABLE binary_src, binary_dst, binary_target;
