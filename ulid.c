@@ -2,13 +2,15 @@
  * ulid.c
  *		The ulid type: a 16-byte ULID stored as its 128-bit big-endian value.
  *
- * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The logic that
+ * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The sections follow
+ * the order of the SQL script: text I/O, binary I/O, casts, comparison, sort
+ * support, hashing, BRIN support, aggregates, generators.  The logic that
  * needs no server lives in headers the unit tests and the fuzzer include
- * alone: the Base32 codec (ulid_base32.h), the byte layout, monotonic step
- * and BRIN distance (ulid_step.h), and the pool of random bytes
- * (ulid_random.h).  This file holds the SQL-callable functions, the shared
- * memory of the cluster-wide monotonic generator and the sort support.
+ * alone: the byte layout and the value as a number (ulid_layout.h), the
+ * Base32 codec (ulid_base32.h), the monotonic step (ulid_monotonic.h) and the
+ * pool of random bytes (ulid_random.h).
  */
+
 #include "postgres.h"
 
 #include <sys/time.h>
@@ -42,6 +44,10 @@
 #include "ulid_layout.h"
 #include "ulid_monotonic.h"
 
+#if PG_VERSION_NUM < 150000
+#error "ulid supports PostgreSQL 15 and later"
+#endif
+
 #ifdef PG_MODULE_MAGIC_EXT
 PG_MODULE_MAGIC_EXT(.name = "ulid",.version = ULID_VERSION);
 #else
@@ -67,170 +73,9 @@ typedef struct Ulid
 #define UNIX_TO_PG_EPOCH_USECS \
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
-/* Random bytes for the generators; ulid_random.h says why a pool. */
-static ulid_random_pool random_pool = ULID_RANDOM_POOL_INIT;
-
-/* The last value gen_monotonic_ulid() returned, in one scope or the other. */
-typedef struct MonotonicState
-{
-	bool		have_last;
-	uint8		last[ULID_LEN];
-} MonotonicState;
-
-/*
- * With the library in shared_preload_libraries the state lives in shared
- * memory and is cluster-wide; otherwise each backend keeps its own.
- *
- * A spinlock guards the shared state.  The critical section is a compare
- * and a 16-byte increment or copy: a few dozen instructions with no call
- * that can fail, block or allocate, which is what spinlocks are for.  An
- * LWLock costs more even uncontended and sleeps where a waiter should spin;
- * atomics cannot update 128 bits at once.  The clock and the random bytes
- * are read before taking the lock.  A backend killed while holding it takes
- * the server through crash restart, which rebuilds shared memory, so the
- * lock cannot be left held.
- */
-typedef struct SharedMonotonicState
-{
-	slock_t		mutex;
-	MonotonicState state;
-} SharedMonotonicState;
-
-static SharedMonotonicState *shared_monotonic = NULL;
-static MonotonicState backend_monotonic;
-
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
-#if PG_VERSION_NUM >= 150000
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-#endif
-
-#if PG_VERSION_NUM < 160000
-extern PGDLLEXPORT void _PG_init(void);
-#endif
-
-/*
- * Copy ULID_RANDOM_BYTES fresh random bytes to dst.  The pid check uses
- * MyProcPid, not getpid(): a system call per ULID would cost more than all
- * the rest of the work.
- */
-static inline void
-take_random(uint8 *dst)
-{
-	if (unlikely(!ulid_random_take(&random_pool, MyProcPid, pg_strong_random,
-								   dst, ULID_RANDOM_BYTES)))
-		ereport(ERROR,
-				errcode(ERRCODE_INTERNAL_ERROR),
-				errmsg("could not generate random values"));
-}
-
-#if PG_VERSION_NUM >= 150000
-/* Reserve the shared state (PostgreSQL 15+: only from this hook). */
-static void
-ulid_shmem_request(void)
-{
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(sizeof(SharedMonotonicState));
-}
-#endif
-
-/* Create the shared state, or attach to it; crash restart creates it anew. */
-static void
-ulid_shmem_startup(void)
-{
-	bool		found;
-
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	shared_monotonic = ShmemInitStruct("ulid monotonic state",
-									   sizeof(SharedMonotonicState), &found);
-	if (!found)
-	{
-		SpinLockInit(&shared_monotonic->mutex);
-		shared_monotonic->state.have_last = false;
-	}
-	LWLockRelease(AddinShmemInitLock);
-}
-
-/* Only when preloaded: ask for the shared state that makes gen_monotonic_ulid() cluster-wide. */
-void
-_PG_init(void)
-{
-	if (!process_shared_preload_libraries_in_progress)
-		return;
-#if PG_VERSION_NUM >= 150000
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = ulid_shmem_request;
-#else
-	RequestAddinShmemSpace(sizeof(SharedMonotonicState));
-#endif
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = ulid_shmem_startup;
-}
-
-/*
- * The ULID millisecond of ts, floored; an error outside what 48 bits hold
- * (1970-01-01 to 10889-08-02 05:31:50.655 UTC) and for infinity.
- */
-static uint64
-timestamptz_to_ulid_ms(TimestampTz ts)
-{
-	if (TIMESTAMP_NOT_FINITE(ts) ||
-		ts < -UNIX_TO_PG_EPOCH_USECS ||
-		ts >= (int64) (ULID_TIME_MAX + 1) * 1000 - UNIX_TO_PG_EPOCH_USECS)
-		ereport(ERROR,
-				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				errmsg("timestamp out of range for type ulid"),
-				errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."));
-	return (uint64) (ts + UNIX_TO_PG_EPOCH_USECS) / 1000;
-}
-
-/* The error of a system clock a ulid cannot hold; out of line, as it is cold. */
-static pg_noinline void
-clock_out_of_range(void)
-{
-	ereport(ERROR,
-			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-			errmsg("system clock is outside the range of type ulid"),
-			errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."),
-			errhint("Check the server's system clock."));
-}
-
-/*
- * The current Unix time in milliseconds, for the generators.  Straight from
- * gettimeofday(), which PostgreSQL provides on every platform; going through
- * GetCurrentTimestamp() would convert to PostgreSQL's epoch and back on every
- * ULID.  A clock set before 1970 or after the year 10889 is an error, as the
- * same time given to gen_ulid(timestamptz) would be.
- */
-static inline uint64
-current_ulid_ms(void)
-{
-	struct timeval tp;
-	uint64		ms;
-
-	gettimeofday(&tp, NULL);
-	/* the seconds are checked first, so that the multiplication cannot wrap */
-	if (unlikely(tp.tv_sec < 0 || (uint64) tp.tv_sec > ULID_TIME_MAX / 1000))
-		clock_out_of_range();
-	ms = (uint64) tp.tv_sec * 1000 + (uint64) tp.tv_usec / 1000;
-	if (unlikely(ms > ULID_TIME_MAX))
-		clock_out_of_range();
-	return ms;
-}
-
-/* Raise an error unless a binary ulid value is exactly ULID_LEN bytes. */
-static void
-check_binary_length(int len)
-{
-	if (len != ULID_LEN)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				errmsg("invalid length in external \"ulid\" value"),
-				errdetail("Expected %d bytes, got %d.", ULID_LEN, len));
-}
+/*****************************************************************************
+ *	Text I/O
+ *****************************************************************************/
 
 /*
  * Report why str is not a ULID, as a soft error where the caller allows it.
@@ -304,6 +149,21 @@ ulid_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(result);
 }
 
+/*****************************************************************************
+ *	Binary I/O
+ *****************************************************************************/
+
+/* Raise an error unless a binary ulid value is exactly ULID_LEN bytes. */
+static void
+check_binary_length(int len)
+{
+	if (len != ULID_LEN)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				errmsg("invalid length in external \"ulid\" value"),
+				errdetail("Expected %d bytes, got %d.", ULID_LEN, len));
+}
+
 /* Binary input: exactly the 16 bytes. */
 PG_FUNCTION_INFO_V1(ulid_recv);
 Datum
@@ -330,6 +190,13 @@ ulid_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
+/*****************************************************************************
+ *	Casts
+ *
+ *	bytea: the 16 bytes.  timestamptz: the embedded millisecond, and the
+ *	smallest ulid of a millisecond.
+ *****************************************************************************/
+
 /* The bytea-to-ulid cast: the 16 bytes as they are. */
 PG_FUNCTION_INFO_V1(ulid_from_bytea);
 Datum
@@ -341,6 +208,23 @@ ulid_from_bytea(PG_FUNCTION_ARGS)
 	check_binary_length(VARSIZE_ANY_EXHDR(b));
 	memcpy(result->data, VARDATA_ANY(b), ULID_LEN);
 	PG_RETURN_ULID_P(result);
+}
+
+/*
+ * The ULID millisecond of ts, floored; an error outside what 48 bits hold
+ * (1970-01-01 to 10889-08-02 05:31:50.655 UTC) and for infinity.
+ */
+static uint64
+timestamptz_to_ulid_ms(TimestampTz ts)
+{
+	if (TIMESTAMP_NOT_FINITE(ts) ||
+		ts < -UNIX_TO_PG_EPOCH_USECS ||
+		ts >= (int64) (ULID_TIME_MAX + 1) * 1000 - UNIX_TO_PG_EPOCH_USECS)
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("timestamp out of range for type ulid"),
+				errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."));
+	return (uint64) (ts + UNIX_TO_PG_EPOCH_USECS) / 1000;
 }
 
 /* The time a ULID carries, as timestamptz.  Cannot fail: 48 bits of ms fit. */
@@ -366,76 +250,9 @@ ulid_from_time(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(result);
 }
 
-/*
- * A new ULID: the current time, or the given one for gen_ulid(timestamptz),
- * followed by 80 fresh random bits.
- */
-PG_FUNCTION_INFO_V1(gen_ulid);
-Datum
-gen_ulid(PG_FUNCTION_ARGS)
-{
-	uint64		ms = PG_NARGS() > 0 ?
-		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
-	Ulid	   *result = palloc(sizeof(Ulid));
-
-	ulid_set_time(result->data, ms);
-	take_random(result->data + ULID_TIME_BYTES);
-	PG_RETURN_ULID_P(result);
-}
-
-/* Advance state to the next monotonic value, written to out. */
-static inline bool
-monotonic_next(MonotonicState *state, uint64 now_ms, const uint8 *random,
-			   uint8 *out)
-{
-	bool		ok = ulid_monotonic_step(state->last, state->have_last,
-										 now_ms, random, out);
-
-	state->have_last = true;
-	return ok;
-}
-
-/*
- * A new ULID strictly greater than every earlier one in its scope (the
- * cluster when preloaded, else this backend); ulid_monotonic_step() has the
- * rules.
- */
-PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
-Datum
-gen_monotonic_ulid(PG_FUNCTION_ARGS)
-{
-	uint64		now_ms = current_ulid_ms();
-	Ulid	   *result = palloc(sizeof(Ulid));
-	uint8		random[ULID_RANDOM_BYTES];
-	bool		ok;
-
-	(void) fcinfo;				/* takes no arguments */
-	take_random(random);
-	if (shared_monotonic != NULL)
-	{
-		SpinLockAcquire(&shared_monotonic->mutex);
-		ok = monotonic_next(&shared_monotonic->state, now_ms, random, result->data);
-		SpinLockRelease(&shared_monotonic->mutex);
-	}
-	else
-		ok = monotonic_next(&backend_monotonic, now_ms, random, result->data);
-
-	if (!ok)
-		ereport(ERROR,
-				errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				errmsg("no ulid is greater than the last one generated"),
-				errdetail("The last ulid generated is the largest possible value."));
-	PG_RETURN_ULID_P(result);
-}
-
-/* 'cluster' or 'backend': where gen_monotonic_ulid() keeps its last value. */
-PG_FUNCTION_INFO_V1(ulid_monotonic_scope);
-Datum
-ulid_monotonic_scope(PG_FUNCTION_ARGS)
-{
-	(void) fcinfo;				/* takes no arguments */
-	PG_RETURN_TEXT_P(cstring_to_text(shared_monotonic != NULL ? "cluster" : "backend"));
-}
+/*****************************************************************************
+ *	Comparison
+ *****************************************************************************/
 
 /*
  * Comparison: byte order, which is numeric, text and time order.  Two 64-bit
@@ -510,6 +327,10 @@ ulid_cmp(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)));
 }
 
+/*****************************************************************************
+ *	Sort support
+ *****************************************************************************/
+
 /*
  * Sort support.  The abbreviated key is the first 8 bytes (the 48-bit time
  * and 16 random bits) as an unsigned integer, so most comparisons in a sort
@@ -529,16 +350,6 @@ ulid_fast_cmp(Datum x, Datum y, SortSupport ssup)
 	(void) ssup;
 	return ulid_internal_cmp(DatumGetUlidP(x), DatumGetUlidP(y));
 }
-
-#if PG_VERSION_NUM < 150000
-/* Abbreviated keys compare as unsigned integers (core has this from 15 on). */
-static int
-ulid_abbrev_cmp(Datum x, Datum y, SortSupport ssup)
-{
-	(void) ssup;
-	return (x > y) - (x < y);
-}
-#endif
 
 /* The abbreviated key: the leading bytes, big-endian, as many as a Datum holds. */
 static Datum
@@ -618,17 +429,51 @@ ulid_sortsupport(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(oldcontext);
 
 		ssup->ssup_extra = state;
-#if PG_VERSION_NUM >= 150000
 		ssup->comparator = ssup_datum_unsigned_cmp;
-#else
-		ssup->comparator = ulid_abbrev_cmp;
-#endif
 		ssup->abbrev_converter = ulid_abbrev_convert;
 		ssup->abbrev_abort = ulid_abbrev_abort;
 		ssup->abbrev_full_comparator = ulid_fast_cmp;
 	}
 	PG_RETURN_VOID();
 }
+
+/*****************************************************************************
+ *	Hashing
+ *****************************************************************************/
+
+/* hash support function 1: the same hash as uuid's for the same bytes. */
+PG_FUNCTION_INFO_V1(ulid_hash);
+Datum
+ulid_hash(PG_FUNCTION_ARGS)
+{
+	return hash_any(PG_GETARG_ULID_P(0)->data, ULID_LEN);
+}
+
+/* hash support function 2: seeded 64-bit hash (hash partitioning). */
+PG_FUNCTION_INFO_V1(ulid_hash_extended);
+Datum
+ulid_hash_extended(PG_FUNCTION_ARGS)
+{
+	return hash_any_extended(PG_GETARG_ULID_P(0)->data, ULID_LEN,
+							 PG_GETARG_INT64(1));
+}
+
+/*****************************************************************************
+ *	BRIN support
+ *****************************************************************************/
+
+/* BRIN minmax-multi support: how far apart two ULIDs are (ulid_distance()). */
+PG_FUNCTION_INFO_V1(ulid_brin_distance);
+Datum
+ulid_brin_distance(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(ulid_distance(PG_GETARG_ULID_P(0)->data,
+								   PG_GETARG_ULID_P(1)->data));
+}
+
+/*****************************************************************************
+ *	Aggregates
+ *****************************************************************************/
 
 /* The smaller of two ULIDs, for min(ulid). */
 PG_FUNCTION_INFO_V1(ulid_smaller);
@@ -652,28 +497,210 @@ ulid_larger(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(ulid_internal_cmp(a, b) >= 0 ? a : b);
 }
 
-/* BRIN minmax-multi support: how far apart two ULIDs are (ulid_distance()). */
-PG_FUNCTION_INFO_V1(ulid_brin_distance);
-Datum
-ulid_brin_distance(PG_FUNCTION_ARGS)
+/*****************************************************************************
+ *	Generators
+ *
+ *	gen_ulid() and gen_monotonic_ulid(), the random pool and the clock
+ *	they share, and the shared memory that makes gen_monotonic_ulid()
+ *	cluster-wide when the library is preloaded.
+ *****************************************************************************/
+
+/* Random bytes for the generators; ulid_random.h says why a pool. */
+static ulid_random_pool random_pool = ULID_RANDOM_POOL_INIT;
+
+/*
+ * Copy ULID_RANDOM_BYTES fresh random bytes to dst.  The pid check uses
+ * MyProcPid, not getpid(): a system call per ULID would cost more than all
+ * the rest of the work.
+ */
+static inline void
+take_random(uint8 *dst)
 {
-	PG_RETURN_FLOAT8(ulid_distance(PG_GETARG_ULID_P(0)->data,
-								   PG_GETARG_ULID_P(1)->data));
+	if (unlikely(!ulid_random_take(&random_pool, MyProcPid, pg_strong_random,
+								   dst, ULID_RANDOM_BYTES)))
+		ereport(ERROR,
+				errcode(ERRCODE_INTERNAL_ERROR),
+				errmsg("could not generate random values"));
 }
 
-/* hash support function 1: the same hash as uuid's for the same bytes. */
-PG_FUNCTION_INFO_V1(ulid_hash);
-Datum
-ulid_hash(PG_FUNCTION_ARGS)
+/* The error of a system clock a ulid cannot hold; out of line, as it is cold. */
+static pg_noinline void
+clock_out_of_range(void)
 {
-	return hash_any(PG_GETARG_ULID_P(0)->data, ULID_LEN);
+	ereport(ERROR,
+			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			errmsg("system clock is outside the range of type ulid"),
+			errdetail("A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC."),
+			errhint("Check the server's system clock."));
 }
 
-/* hash support function 2: seeded 64-bit hash (hash partitioning). */
-PG_FUNCTION_INFO_V1(ulid_hash_extended);
-Datum
-ulid_hash_extended(PG_FUNCTION_ARGS)
+/*
+ * The current Unix time in milliseconds, for the generators.  Straight from
+ * gettimeofday(), which PostgreSQL provides on every platform; going through
+ * GetCurrentTimestamp() would convert to PostgreSQL's epoch and back on every
+ * ULID.  A clock set before 1970 or after the year 10889 is an error, as the
+ * same time given to gen_ulid(timestamptz) would be.
+ */
+static inline uint64
+current_ulid_ms(void)
 {
-	return hash_any_extended(PG_GETARG_ULID_P(0)->data, ULID_LEN,
-							 PG_GETARG_INT64(1));
+	struct timeval tp;
+	uint64		ms;
+
+	gettimeofday(&tp, NULL);
+	/* the seconds are checked first, so that the multiplication cannot wrap */
+	if (unlikely(tp.tv_sec < 0 || (uint64) tp.tv_sec > ULID_TIME_MAX / 1000))
+		clock_out_of_range();
+	ms = (uint64) tp.tv_sec * 1000 + (uint64) tp.tv_usec / 1000;
+	if (unlikely(ms > ULID_TIME_MAX))
+		clock_out_of_range();
+	return ms;
+}
+
+/*
+ * A new ULID: the current time, or the given one for gen_ulid(timestamptz),
+ * followed by 80 fresh random bits.
+ */
+PG_FUNCTION_INFO_V1(gen_ulid);
+Datum
+gen_ulid(PG_FUNCTION_ARGS)
+{
+	uint64		ms = PG_NARGS() > 0 ?
+		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	ulid_set_time(result->data, ms);
+	take_random(result->data + ULID_TIME_BYTES);
+	PG_RETURN_ULID_P(result);
+}
+
+/* The last value gen_monotonic_ulid() returned, in one scope or the other. */
+typedef struct MonotonicState
+{
+	bool		have_last;
+	uint8		last[ULID_LEN];
+} MonotonicState;
+
+/*
+ * With the library in shared_preload_libraries the state lives in shared
+ * memory and is cluster-wide; otherwise each backend keeps its own.
+ *
+ * A spinlock guards the shared state.  The critical section is a compare
+ * and a 16-byte increment or copy: a few dozen instructions with no call
+ * that can fail, block or allocate, which is what spinlocks are for.  An
+ * LWLock costs more even uncontended and sleeps where a waiter should spin;
+ * atomics cannot update 128 bits at once.  The clock and the random bytes
+ * are read before taking the lock.  A backend killed while holding it takes
+ * the server through crash restart, which rebuilds shared memory, so the
+ * lock cannot be left held.
+ */
+typedef struct SharedMonotonicState
+{
+	slock_t		mutex;
+	MonotonicState state;
+} SharedMonotonicState;
+
+static SharedMonotonicState *shared_monotonic = NULL;
+static MonotonicState backend_monotonic;
+
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+
+#if PG_VERSION_NUM < 160000
+extern PGDLLEXPORT void _PG_init(void);
+#endif
+
+/* Reserve the shared state (from PostgreSQL 15 on, only this hook may). */
+static void
+ulid_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(sizeof(SharedMonotonicState));
+}
+
+/* Create the shared state, or attach to it; crash restart creates it anew. */
+static void
+ulid_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared_monotonic = ShmemInitStruct("ulid monotonic state",
+									   sizeof(SharedMonotonicState), &found);
+	if (!found)
+	{
+		SpinLockInit(&shared_monotonic->mutex);
+		shared_monotonic->state.have_last = false;
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/* Only when preloaded: ask for the shared state that makes gen_monotonic_ulid() cluster-wide. */
+void
+_PG_init(void)
+{
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = ulid_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = ulid_shmem_startup;
+}
+
+/* Advance state to the next monotonic value, written to out. */
+static inline bool
+monotonic_next(MonotonicState *state, uint64 now_ms, const uint8 *random,
+			   uint8 *out)
+{
+	bool		ok = ulid_monotonic_step(state->last, state->have_last,
+										 now_ms, random, out);
+
+	state->have_last = true;
+	return ok;
+}
+
+/*
+ * A new ULID strictly greater than every earlier one in its scope (the
+ * cluster when preloaded, else this backend); ulid_monotonic_step() has the
+ * rules.
+ */
+PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
+Datum
+gen_monotonic_ulid(PG_FUNCTION_ARGS)
+{
+	uint64		now_ms = current_ulid_ms();
+	Ulid	   *result = palloc(sizeof(Ulid));
+	uint8		random[ULID_RANDOM_BYTES];
+	bool		ok;
+
+	(void) fcinfo;				/* takes no arguments */
+	take_random(random);
+	if (shared_monotonic != NULL)
+	{
+		SpinLockAcquire(&shared_monotonic->mutex);
+		ok = monotonic_next(&shared_monotonic->state, now_ms, random, result->data);
+		SpinLockRelease(&shared_monotonic->mutex);
+	}
+	else
+		ok = monotonic_next(&backend_monotonic, now_ms, random, result->data);
+
+	if (!ok)
+		ereport(ERROR,
+				errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				errmsg("no ulid is greater than the last one generated"),
+				errdetail("The last ulid generated is the largest possible value."));
+	PG_RETURN_ULID_P(result);
+}
+
+/* 'cluster' or 'backend': where gen_monotonic_ulid() keeps its last value. */
+PG_FUNCTION_INFO_V1(ulid_monotonic_scope);
+Datum
+ulid_monotonic_scope(PG_FUNCTION_ARGS)
+{
+	(void) fcinfo;				/* takes no arguments */
+	PG_RETURN_TEXT_P(cstring_to_text(shared_monotonic != NULL ? "cluster" : "backend"));
 }
