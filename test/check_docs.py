@@ -1,0 +1,335 @@
+"""Keep every snippet in README.md and docs/*.md true.
+
+Run against a server given by the libpq environment (PGHOST, PGPORT, PGUSER,
+PGDATABASE), as the test runner does:
+
+    bin/tempcluster -- /usr/bin/python3 test/check_docs.py [DOC.md ...]
+
+Every document gets a fresh database, docs_<name>, with CREATE EXTENSION ulid
+already run, and one psql session that runs its ```sql blocks in order, with
+TimeZone UTC and DateStyle ISO.  A block fails if it raises an error, unless
+the document shows that error as its output.  The conventions, all in the
+Markdown source:
+
+  ```sql ... ```        run; one check
+  ```text ... ```       right after an sql block (blank lines between are
+                        allowed): the output psql prints for that block,
+                        which must match line for line (trailing blanks
+                        ignored).  Without it the output is not compared.
+  <!-- setup            SQL (and psql meta-commands) the reader need not see,
+  ...                   run before the next block; an error in it fails that
+  -->                   block.  "<!-- setup on NAME" runs it on NAME (below).
+  <!-- on NAME -->      run the next block in a second fresh database,
+                        docs_<name>_NAME (another server, in the document's
+                        story); the document's own database comes back after
+                        it, in a new session, so SET does not carry over.
+  ```python / ```js     must appear, line for line (indentation and blank
+                        lines aside), in test/clients/psycopg_test.py or
+                        test/clients/node/test.js, which the client tests run.
+
+Other fences (sh, ini, plain) are not run.  Besides the snippets it checks
+that README.md names every SQL object of the install script, that relative
+links resolve, and that no document cites an issue number.  Prints TAP:
+"ok N - DOC: first line of block" or "not ok N - ..." followed by the error or
+a diff; exits non-zero on any failure.
+"""
+
+import difflib
+import glob
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLIENT_TESTS = {
+    "python": "test/clients/psycopg_test.py",
+    "js": "test/clients/node/test.js",
+}
+ERROR_LINE = re.compile(r"^(ERROR|FATAL|PANIC):|^psql:.*(error|FATAL)", re.M)
+MARK = "@@check_docs %d@@"
+
+results = []
+
+
+def report(ok, name, detail=""):
+    results.append(ok)
+    print("%s %d - %s" % ("ok" if ok else "not ok", len(results), name), flush=True)
+    if not ok and detail:
+        for line in detail.rstrip("\n").splitlines():
+            print("#   " + line)
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+class Snippet:
+    def __init__(self, lang, text, line):
+        self.lang = lang
+        self.text = text
+        self.line = line
+        self.expected = None    # the text block shown as its output
+        self.setup = []         # [(database or None, sql)]
+        self.on = None          # database name for an <!-- on NAME --> block
+
+    def title(self):
+        first = next((l.strip() for l in self.text.splitlines() if l.strip()), "(empty)")
+        return first if len(first) <= 70 else first[:67] + "..."
+
+
+def parse(path):
+    """The document's snippets, in order, with their output and setup attached."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    snippets = []
+    pending_setup, pending_on = [], None
+    last_sql = None     # an sql block that a text block may still follow
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = re.match(r"^```(\w*)\s*$", line)
+        if fence:
+            lang = fence.group(1)
+            j = i + 1
+            while j < len(lines) and not re.match(r"^```\s*$", lines[j]):
+                j += 1
+            body = "\n".join(lines[i + 1:j]) + "\n"
+            if lang == "text" and last_sql is not None:
+                last_sql.expected = body
+                last_sql = None
+            elif lang in ("sql", "python", "js"):
+                s = Snippet(lang, body, i + 1)
+                s.setup, s.on = pending_setup, pending_on
+                pending_setup, pending_on = [], None
+                snippets.append(s)
+                last_sql = s if lang == "sql" else None
+            else:
+                last_sql = None
+            i = j + 1
+            continue
+        comment = re.match(r"^<!--\s*(setup|on)\b(.*)$", line)
+        if comment:
+            j = i
+            while "-->" not in lines[j]:
+                j += 1
+            text = "\n".join(lines[i:j + 1])
+            text = text[text.index(comment.group(1)) + len(comment.group(1)):text.rindex("-->")]
+            if comment.group(1) == "on":
+                pending_on = text.strip()
+            else:
+                on = re.match(r"[ \t]+on[ \t]+(\w+)", text)
+                db = None
+                if on:
+                    db, text = on.group(1), text[on.end():]
+                pending_setup.append((db, text.strip("\n") + "\n"))
+            i = j + 1
+            continue
+        if line.strip():
+            last_sql = None
+        i += 1
+    if pending_setup:
+        s = Snippet("sql", "", len(lines))
+        s.setup = pending_setup
+        snippets.append(s)
+    return snippets
+
+
+# ---------------------------------------------------------------------------
+# SQL
+
+def psql(args, stdin="", db=None):
+    env = dict(os.environ, PGTZ="UTC", PGDATESTYLE="ISO, MDY")
+    env["PGOPTIONS"] = (env.get("PGOPTIONS", "") + " -c lc_messages=C").strip()
+    cmd = ["psql", "-X", "-q"] + (["-d", db] if db else []) + args
+    return subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, env=env, timeout=600)
+
+
+def fresh_database(name):
+    out = psql(["-v", "ON_ERROR_STOP=1", "-c", 'DROP DATABASE IF EXISTS "%s"' % name,
+                "-c", 'CREATE DATABASE "%s"' % name])
+    if out.returncode == 0:
+        out = psql(["-v", "ON_ERROR_STOP=1", "-c", "CREATE EXTENSION ulid"], db=name)
+    return out.stdout if out.returncode else None
+
+
+def normalized_output(text):
+    lines = [l.rstrip() for l in text.splitlines()]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def run_sql(doc, snippets):
+    """Run the document's sql blocks in one psql session.
+
+    Returns, for each block, (output of its setup, its output), either None
+    where psql never got there, and the text psql printed last; or raises
+    RuntimeError if a database cannot be made.
+    """
+    base = "docs_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(doc))[0].lower())
+    others = {s.on for s in snippets if s.on} | {db for s in snippets for db, _ in s.setup if db}
+    dbs = {None: base}
+    dbs.update({name: "%s_%s" % (base, name.lower()) for name in others})
+    for db in dbs.values():
+        err = fresh_database(db)
+        if err:
+            raise RuntimeError("creating database %s failed:\n%s" % (db, err))
+
+    script, current = [], None
+
+    def connect(name):
+        nonlocal current
+        if name != current:
+            script.append("\\c %s\n" % dbs[name])
+            current = name
+
+    connect(None)
+    for k, s in enumerate(snippets):
+        for db, sql in s.setup:
+            connect(db)
+            script.append(sql)
+        connect(s.on)
+        script.append("\\echo '%s'\n" % (MARK % k))
+        script.append(s.text)
+        script.append("\\echo '%s'\n" % (MARK % k))
+        if s.on:
+            connect(None)       # a new session, as documented
+    out = psql([], "".join(script), db=base).stdout
+
+    # Each block's output lies between its two marks, its setup's before them.
+    parts = re.split(r"^@@check_docs (\d+)@@\n", out, flags=re.M)
+    before, outputs = {}, {}
+    prev = parts[0]
+    for j in range(1, len(parts), 2):
+        k = int(parts[j])
+        if k not in before:
+            before[k] = prev
+        else:
+            outputs[k] = prev
+        prev = parts[j + 1]
+    return [(before.get(k), outputs.get(k)) for k in range(len(snippets))], prev
+
+
+def check_sql(doc, snippets):
+    """One check per sql block: it ran without error, and printed what the doc shows."""
+    try:
+        runs, tail = run_sql(doc, snippets)
+    except RuntimeError as e:
+        for s in snippets:
+            report(False, "%s:%d: %s" % (doc, s.line, s.title()), str(e))
+        return
+    for s, (setup_out, got) in zip(snippets, runs):
+        name = "%s:%d: %s" % (doc, s.line, s.title() if s.text else "(setup at the end)")
+        if got is None:
+            report(False, name, "psql stopped in or before this block:\n" + tail[-2000:])
+        elif ERROR_LINE.search(setup_out):
+            report(False, name, "its hidden setup failed:\n" + setup_out)
+        elif s.expected is None:
+            report(not ERROR_LINE.search(got), name, got)
+        else:
+            want_lines, got_lines = normalized_output(s.expected), normalized_output(got)
+            diff = difflib.unified_diff(want_lines, got_lines, "shown in " + doc, "psql printed", lineterm="")
+            report(want_lines == got_lines, name, "\n".join(diff))
+
+
+# ---------------------------------------------------------------------------
+# Client code
+
+def code_lines(text):
+    return [l.strip() for l in text.splitlines() if l.strip()]
+
+
+def check_client(doc, s):
+    path = CLIENT_TESTS[s.lang]
+    name = "%s:%d: %s (in %s)" % (doc, s.line, s.title(), path)
+    try:
+        haystack = code_lines(open(os.path.join(ROOT, path), encoding="utf-8").read())
+    except OSError as e:
+        report(False, name, str(e))
+        return
+    needle = code_lines(s.text)
+    n = len(needle)
+    if any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1)):
+        report(True, name)
+    else:
+        missing = next((l for l in needle if l not in haystack), "every line is there, but not in this order")
+        report(False, name, "not run by %s; first line it lacks: %s" % (path, missing))
+
+
+# ---------------------------------------------------------------------------
+# Whole documents
+
+def check_reference(readme):
+    """README.md names every function, aggregate, cast target and opclass of the script."""
+    script = open(os.path.join(ROOT, "ulid--1.0.sql"), encoding="utf-8").read()
+    text = open(readme, encoding="utf-8").read()
+    # The type's I/O, comparison, hash and sort support functions may go unnamed.
+    support = {"ulid_in", "ulid_out", "ulid_recv", "ulid_send", "ulid_lt", "ulid_le", "ulid_eq",
+               "ulid_ne", "ulid_ge", "ulid_gt", "ulid_cmp", "ulid_hash", "ulid_hash_extended",
+               "ulid_sortsupport"}
+    names = set(re.findall(r"CREATE FUNCTION (\w+)\(", script)) - support
+    names |= set(re.findall(r"CREATE OPERATOR CLASS (\w+)", script))
+    names |= {"%s(ulid)" % a for a in re.findall(r"CREATE AGGREGATE (\w+)\(ulid\)", script)}
+    names |= {"`%s`" % op for op in re.findall(r"CREATE OPERATOR (\S+) \(", script)}
+    missing = sorted(n for n in names if n not in text)
+    casts = re.findall(r"CREATE CAST \((?:pg_catalog\.)?(\w+) AS (?:pg_catalog\.)?(\w+)\)", script)
+    table = "\n".join(l for l in text.splitlines() if l.startswith("|"))
+    for a, b in casts:
+        if not re.search(r"\|\s*`%s`\s*\|\s*`%s`" % (a, b), table):
+            missing.append("cast %s -> %s" % (a, b))
+    report(not missing and len(names) > 10,
+           "README.md: the reference names all %d functions, aggregates, operators, opclasses and %d casts of ulid--1.0.sql"
+           % (len(names), len(casts)), "not named: " + ", ".join(missing))
+
+
+def check_links(doc):
+    text = open(doc, encoding="utf-8").read()
+    text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+    bad = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"\w+:", target) or target.startswith("#"):
+            continue
+        path = target.split("#", 1)[0]
+        if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(doc), path))):
+            bad.append(target)
+    report(not bad, "%s: every relative link resolves" % os.path.relpath(doc, ROOT),
+           "broken: " + ", ".join(bad))
+
+
+def check_no_issue_numbers(docs):
+    found = []
+    for doc in docs:
+        for n, line in enumerate(open(doc, encoding="utf-8"), 1):
+            if re.search(r"\b[Ii]ssues? #?\d+|(?<![\w&])#\d+\b", line):
+                found.append("%s:%d: %s" % (os.path.relpath(doc, ROOT), n, line.strip()))
+    report(not found, "no document cites an issue number", "\n".join(found))
+
+
+def main():
+    os.chdir(ROOT)
+    if len(sys.argv) > 1:
+        docs = sys.argv[1:]
+    else:
+        docs = ["README.md"] + sorted(glob.glob("docs/*.md"))
+    for doc in docs:
+        snippets = parse(doc)
+        sql = [s for s in snippets if s.lang == "sql"]
+        if sql:
+            check_sql(doc, sql)
+        for s in snippets:
+            if s.lang in CLIENT_TESTS:
+                check_client(doc, s)
+        check_links(os.path.join(ROOT, doc))
+    if len(sys.argv) == 1:
+        check_reference("README.md")
+        check_no_issue_numbers([d for d in docs + ["CONTRIBUTING.md"] if os.path.exists(d)])
+    failed = results.count(False)
+    print("1..%d" % len(results))
+    print("# docs: %d passed, %d failed" % (len(results) - failed, failed))
+    sys.exit(1 if failed or not results else 0)
+
+
+if __name__ == "__main__":
+    main()
