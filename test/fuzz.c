@@ -2,10 +2,9 @@
  * test/fuzz.c
  *		libFuzzer harness for the Crockford Base32 codec (ulid_base32.h).
  *
- * Build and run from the top directory (bin/test does, for a bounded time):
- *
- *		clang -g -O1 -fsanitize=fuzzer,address,undefined -o test/fuzz test/fuzz.c
- *		test/fuzz -max_total_time=60 test/corpus
+ * `make fuzzcheck` builds it with clang (libFuzzer, ASan, UBSan) and runs it
+ * for FUZZ_SECONDS (default 60) from the seeds in test/corpus; the inputs it
+ * finds go to a temporary directory, so the seeds stay as they are.
  *
  * Properties checked on every input:
  * - the decoder accepts exactly the strings the rules describe (26 bytes, each

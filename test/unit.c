@@ -1,53 +1,93 @@
 /*
  * test/unit.c
- *		Unit tests for the server-free parts of the ULID extension: the
- *		Crockford Base32 codec (ulid_base32.h), the byte layout, monotonic
- *		step and distance (ulid_step.h), and the random pool (ulid_random.h).
+ *		Unit tests for the server-free headers: the byte layout and the
+ *		distance (ulid_layout.h), the Crockford Base32 codec (ulid_base32.h),
+ *		the monotonic step (ulid_monotonic.h) and the random pool
+ *		(ulid_random.h).
  *
- * Self-contained C99, no framework and no PostgreSQL headers.  Build and run
- * from the top directory:
+ * Self-contained C99, no framework and no PostgreSQL headers; `make
+ * unitcheck` builds and runs it.
  *
- *		cc -std=c99 -O2 -Wall -Wextra -Werror -o test/unit test/unit.c
- *		./test/unit
+ * Most tests are tables of cases (input, expected result, a name), each
+ * walked by one function that checks a single row: to add a test, add a row.
+ * What a row cannot say (properties over many random values, the decode table
+ * rebuilt from the rules, the random pool's refills) are functions, listed in
+ * tables of their own.  Every row is one check.
  *
- * Each test is a function.  A failed CHECK reports its expression and line
- * and ends that test.  The last line is "unit: N passed, M failed", counting
- * test functions; the exit status is 1 if any test failed.
+ * The output is TAP: "ok N - table: case" or "not ok N - table: case: why"
+ * per check, then the plan "1..N" as the last line.  The exit status is 1 if
+ * any check failed.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ulid_base32.h"
-#include "../ulid_random.h"
 #include "../ulid_layout.h"
+#include "../ulid_base32.h"
 #include "../ulid_monotonic.h"
+#include "../ulid_random.h"
+
+#define lengthof(array) (sizeof(array) / sizeof((array)[0]))
 
 /* ---------------------------------------------------------------- harness */
 
-static bool test_failed;
-static char test_failure[512];
+static int	checks_run;
+static int	checks_failed;
+static bool check_failed;		/* the running check has failed */
+static char check_why[512];		/* and why: the first failure only */
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
 static void
-test_fail(const char *expr, int line, long iter)
+fail(const char *fmt,...)
 {
-	test_failed = true;
-	if (iter < 0)
-		snprintf(test_failure, sizeof(test_failure), "CHECK(%s) at line %d",
-				 expr, line);
-	else
-		snprintf(test_failure, sizeof(test_failure),
-				 "CHECK(%s) at line %d, iteration %ld", expr, line, iter);
+	va_list		ap;
+
+	if (check_failed)
+		return;
+	check_failed = true;
+	va_start(ap, fmt);
+	vsnprintf(check_why, sizeof(check_why), fmt, ap);
+	va_end(ap);
 }
 
-/* Fail the running test and return from it if cond is false. */
+/* Report the check that just ran as one TAP line. */
+static void
+check_done(const char *table, const char *name)
+{
+	checks_run++;
+	if (check_failed)
+	{
+		checks_failed++;
+		printf("not ok %d - %s: %s: %s\n", checks_run, table, name, check_why);
+	}
+	else
+		printf("ok %d - %s: %s\n", checks_run, table, name);
+	check_failed = false;
+	check_why[0] = '\0';
+}
+
+/*
+ * Check every row of the array cases with fn, one TAP line per row.  Each
+ * table's rows are structs whose member name names the case.
+ */
+#define RUN_TABLE(table, cases, fn) \
+	for (size_t row_ = 0; row_ < lengthof(cases); row_++) \
+	{ \
+		fn(&(cases)[row_]); \
+		check_done((table), (cases)[row_].name); \
+	}
+
+/* Fail the running check and return from it if cond is false. */
 #define CHECK(cond) \
 	do { \
 		if (!(cond)) \
 		{ \
-			test_fail(#cond, __LINE__, -1); \
+			fail("CHECK(%s) at line %d", #cond, __LINE__); \
 			return; \
 		} \
 	} while (0)
@@ -57,21 +97,95 @@ test_fail(const char *expr, int line, long iter)
 	do { \
 		if (!(cond)) \
 		{ \
-			test_fail(#cond, __LINE__, (long) (i)); \
+			fail("CHECK(%s) at line %d, iteration %ld", #cond, __LINE__, \
+				 (long) (i)); \
 			return; \
 		} \
 	} while (0)
 
-/* ------------------------------------------------------------ test data */
+/* Fail and return unless the n bytes at got equal those at want. */
+#define CHECK_BYTES(what, got, want, n) \
+	do { \
+		if (!same_bytes((what), (got), (want), (n))) \
+			return; \
+	} while (0)
+
+/* Fail and return unless a decode status is the expected one. */
+#define CHECK_STATUS(got, want) \
+	do { \
+		if ((got) != (want)) \
+		{ \
+			fail("status %s, expected %s", status_name(got), \
+				 status_name(want)); \
+			return; \
+		} \
+	} while (0)
+
+static void
+format_hex(char *buf, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", b[i]);
+}
+
+static bool
+same_bytes(const char *what, const uint8_t *got, const uint8_t *want, size_t n)
+{
+	char		g[2 * ULID_LEN + 1] = "",
+				w[2 * ULID_LEN + 1] = "";
+
+	if (memcmp(got, want, n) == 0)
+		return true;
+	format_hex(g, got, n < ULID_LEN ? n : ULID_LEN);
+	format_hex(w, want, n < ULID_LEN ? n : ULID_LEN);
+	fail("%s is %s, expected %s", what, g, w);
+	return false;
+}
+
+static const char *
+status_name(ulid_decode_status s)
+{
+	switch (s)
+	{
+		case ULID_DECODE_OK:
+			return "OK";
+		case ULID_DECODE_BAD_LENGTH:
+			return "BAD_LENGTH";
+		case ULID_DECODE_BAD_CHAR:
+			return "BAD_CHAR";
+		case ULID_DECODE_OVERFLOW:
+			return "OVERFLOW";
+	}
+	return "(unknown)";
+}
+
+/* ------------------------------------------------------------- test data */
 
 /* The example from the ULID specification. */
+#define VECTOR_BYTES { \
+	0x01, 0x56, 0x3D, 0xF3, 0x64, 0x81, 0xD6, 0x76, \
+	0x4C, 0x61, 0xEF, 0xB9, 0x93, 0x02, 0xBD, 0x5B }
 static const char vector_text[] = "01ARYZ6S41TSV4RRFFQ69G5FAV";
-static const uint8_t vector_bytes[ULID_LEN] = {
-	0x01, 0x56, 0x3d, 0xf3, 0x64, 0x81, 0xd6, 0x76,
-	0x4c, 0x61, 0xef, 0xb9, 0x93, 0x02, 0xbd, 0x5b
+static const uint8_t vector_bytes[ULID_LEN] = VECTOR_BYTES;
+
+static const uint8_t zero_bytes[ULID_LEN] = {0};
+static const uint8_t max_bytes[ULID_LEN] = {
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+};
+
+/* The example with its first character 7: the top three bits set. */
+static const uint8_t vector7_bytes[ULID_LEN] = {
+	0xE1, 0x56, 0x3D, 0xF3, 0x64, 0x81, 0xD6, 0x76,
+	0x4C, 0x61, 0xEF, 0xB9, 0x93, 0x02, 0xBD, 0x5B
 };
 
 static const char alphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/* Random parts (10 bytes) for the step and layout tables. */
+#define FRESH	{0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x07, 0x18, 0x29, 0x3A}
+#define ONES	{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}
+#define ZEROS	{0}
 
 /* xorshift64: a deterministic source of test data, nothing more. */
 static uint64_t prng_state;
@@ -101,18 +215,6 @@ prng_fill(uint8_t *buf, size_t len)
 		buf[i] = (uint8_t) (prng_next() >> 56);
 }
 
-/* Status of decoding the vector with the byte at pos replaced by c. */
-static ulid_decode_status
-decode_with_byte(int pos, unsigned char c)
-{
-	char		text[ULID_TEXT_LEN];
-	uint8_t		out[ULID_LEN];
-
-	memcpy(text, vector_text, ULID_TEXT_LEN);
-	text[pos] = (char) c;
-	return ulid_base32_decode(text, ULID_TEXT_LEN, out);
-}
-
 /* Sign of an int: -1, 0 or 1. */
 static int
 sign(int v)
@@ -120,50 +222,270 @@ sign(int v)
 	return (v > 0) - (v < 0);
 }
 
-/* ------------------------------------------------------------ codec tests */
-
-/* The specification's example encodes and decodes both ways. */
+/* Build a ULID from a time and a 10-byte random part. */
 static void
-test_known_vector(void)
+make_ulid(uint8_t *u, uint64_t ms, const uint8_t *random)
+{
+	ulid_set_time(u, ms);
+	memcpy(u + ULID_TIME_BYTES, random, ULID_RANDOM_BYTES);
+}
+
+/* ------------------------------------------------- codec: known values */
+
+/* A value and its canonical text: each encodes to the other and back. */
+typedef struct encode_case
+{
+	const char *name;
+	uint8_t		bytes[ULID_LEN];
+	const char *text;
+} encode_case;
+
+static const encode_case encode_cases[] = {
+	{"specification example", VECTOR_BYTES, "01ARYZ6S41TSV4RRFFQ69G5FAV"},
+	{"smallest value", {0}, "00000000000000000000000000"},
+	{"largest value",
+		{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	"7ZZZZZZZZZZZZZZZZZZZZZZZZZ"},
+	{"lowest bit", {[15] = 0x01}, "00000000000000000000000001"},
+	{"highest bit", {0x80}, "40000000000000000000000000"},
+	{"last millisecond, random part zero: time is the first 10 characters",
+		{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	"7ZZZZZZZZZ0000000000000000"},
+	{"time zero, random part all ones: random is the last 16 characters",
+		{0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	"0000000000ZZZZZZZZZZZZZZZZ"},
+	{"symbols 0 to S ascending",
+		{0x01, 0x10, 0xC8, 0x53, 0x1D, 0x09, 0x52, 0xD8,
+		0xD7, 0x3E, 0x11, 0x94, 0xE9, 0x5B, 0x5F, 0x19},
+	"0123456789ABCDEFGHJKMNPQRS"},
+	{"symbols 7 to E descending, T to Z among them",
+		{0xE6, 0x29, 0x06, 0x20, 0x83, 0xFE, 0xEF, 0x37,
+		0xAC, 0xE2, 0xF6, 0xAD, 0x27, 0x28, 0xC1, 0xEE},
+	"76543210ZYXWVTSRQPNMKJHGFE"},
+};
+
+static void
+check_encode(const encode_case *c)
 {
 	char		text[ULID_TEXT_LEN + 1];
 	uint8_t		bytes[ULID_LEN];
 
+	CHECK(strlen(c->text) == ULID_TEXT_LEN);
+
 	memset(text, '#', sizeof(text));
-	ulid_base32_encode(vector_bytes, text);
-	CHECK(memcmp(text, vector_text, ULID_TEXT_LEN) == 0);
+	ulid_base32_encode(c->bytes, text);
+	if (memcmp(text, c->text, ULID_TEXT_LEN) != 0)
+	{
+		fail("encoded as %.26s, expected %s", text, c->text);
+		return;
+	}
 	CHECK(text[ULID_TEXT_LEN] == '#');	/* no terminator written */
 
-	CHECK(ulid_base32_decode(vector_text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-	CHECK(memcmp(bytes, vector_bytes, ULID_LEN) == 0);
+	for (int i = 0; i < ULID_LEN; i++)
+		bytes[i] = (uint8_t) ~c->bytes[i];	/* every byte must be written */
+	CHECK_STATUS(ulid_base32_decode(c->text, ULID_TEXT_LEN, bytes),
+				 ULID_DECODE_OK);
+	CHECK_BYTES("decoded value", bytes, c->bytes, ULID_LEN);
 }
 
-/* The smallest and largest values encode and decode both ways. */
-static void
-test_extremes(void)
+/* -------------------------------------------- codec: what decode accepts */
+
+/* TEXT("...") is a string literal and its length, NULs included. */
+#define TEXT(s) s, sizeof(s) - 1
+
+/* A string, its length, the status it decodes to and, if OK, the value. */
+typedef struct decode_case
 {
-	static const char zero_text[] = "00000000000000000000000000";
-	static const char max_text[] = "7ZZZZZZZZZZZZZZZZZZZZZZZZZ";
-	uint8_t		zero[ULID_LEN];
-	uint8_t		max[ULID_LEN];
+	const char *name;
+	const char *text;
+	size_t		len;
+	ulid_decode_status status;
+	const uint8_t *bytes;
+} decode_case;
+
+static const decode_case decode_cases[] = {
+	/* non-canonical spellings: case and Crockford's aliases */
+	{"lower case", TEXT("01aryz6s41tsv4rrffq69g5fav"), ULID_DECODE_OK, vector_bytes},
+	{"mixed case", TEXT("01ArYz6S41tSv4RrFfQ69g5FaV"), ULID_DECODE_OK, vector_bytes},
+	{"aliases o, I, l for 0 and 1", TEXT("oIARYZ6S4lTSV4RRFFQ69G5FAV"), ULID_DECODE_OK, vector_bytes},
+	{"O and o for every 0", TEXT("OoOoOoOoOoOoOoOoOoOoOoOoOo"), ULID_DECODE_OK, zero_bytes},
+	{"largest value in lower case", TEXT("7zzzzzzzzzzzzzzzzzzzzzzzzz"), ULID_DECODE_OK, max_bytes},
+	{"first character 7, the largest allowed", TEXT("71ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_OK, vector7_bytes},
+
+	/* length is checked first, whatever the characters are */
+	{"empty", TEXT(""), ULID_DECODE_BAD_LENGTH, NULL},
+	{"25 characters", TEXT("01ARYZ6S41TSV4RRFFQ69G5FA"), ULID_DECODE_BAD_LENGTH, NULL},
+	{"27 characters", TEXT("01ARYZ6S41TSV4RRFFQ69G5FAV0"), ULID_DECODE_BAD_LENGTH, NULL},
+	{"two ULIDs back to back", TEXT("01ARYZ6S41TSV4RRFFQ69G5FAV01ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_BAD_LENGTH, NULL},
+	{"25 characters with a U: length before characters", TEXT("01ARYZ6S41TSV4RRFFQ69G5FU"), ULID_DECODE_BAD_LENGTH, NULL},
+	{"27 characters with a U: length before characters", TEXT("U1ARYZ6S41TSV4RRFFQ69G5FAV0"), ULID_DECODE_BAD_LENGTH, NULL},
+	{"27 characters from 8: length before range", TEXT("81ARYZ6S41TSV4RRFFQ69G5FAV0"), ULID_DECODE_BAD_LENGTH, NULL},
+
+	/* then every character */
+	{"U first", TEXT("U1ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+	{"U last", TEXT("01ARYZ6S41TSV4RRFFQ69G5FAU"), ULID_DECODE_BAD_CHAR, NULL},
+	{"* in position 7", TEXT("01ARYZ6*41TSV4RRFFQ69G5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+	{"leading space", TEXT(" 1ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+	{"trailing space", TEXT("01ARYZ6S41TSV4RRFFQ69G5FA "), ULID_DECODE_BAD_CHAR, NULL},
+	{"byte 0xC3 (UTF-8 lead) in position 12", TEXT("01ARYZ6S41TS\xC3" "4RRFFQ69G5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+	{"NUL last", TEXT("01ARYZ6S41TSV4RRFFQ69G5FA\0"), ULID_DECODE_BAD_CHAR, NULL},
+	{"hyphen as in a UUID", TEXT("01ARYZ6S-1TSV4RRFFQ69G5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+
+	/* then the range: the first character carries only 3 bits */
+	{"8 first", TEXT("81ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_OVERFLOW, NULL},
+	{"9 first", TEXT("91ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_OVERFLOW, NULL},
+	{"Z first", TEXT("Z1ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_OVERFLOW, NULL},
+	{"z first", TEXT("z1ARYZ6S41TSV4RRFFQ69G5FAV"), ULID_DECODE_OVERFLOW, NULL},
+	{"8 first and U in position 20: characters before range", TEXT("81ARYZ6S41TSV4RRFFQ6UG5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+	{"8 first and 0xC3 in position 20: characters before range", TEXT("81ARYZ6S41TSV4RRFFQ6\xC3" "G5FAV"), ULID_DECODE_BAD_CHAR, NULL},
+};
+
+static void
+check_decode(const decode_case *c)
+{
 	uint8_t		bytes[ULID_LEN];
-	char		text[ULID_TEXT_LEN];
 
-	memset(zero, 0x00, ULID_LEN);
-	memset(max, 0xFF, ULID_LEN);
+	/* a length case must have another length, every other case 26 */
+	CHECK((c->status == ULID_DECODE_BAD_LENGTH) == (c->len != ULID_TEXT_LEN));
+	CHECK((c->status == ULID_DECODE_OK) == (c->bytes != NULL));
 
-	ulid_base32_encode(zero, text);
-	CHECK(memcmp(text, zero_text, ULID_TEXT_LEN) == 0);
-	memset(bytes, 0xAA, ULID_LEN);
-	CHECK(ulid_base32_decode(zero_text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-	CHECK(memcmp(bytes, zero, ULID_LEN) == 0);
-
-	ulid_base32_encode(max, text);
-	CHECK(memcmp(text, max_text, ULID_TEXT_LEN) == 0);
-	memset(bytes, 0xAA, ULID_LEN);
-	CHECK(ulid_base32_decode(max_text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-	CHECK(memcmp(bytes, max, ULID_LEN) == 0);
+	for (int i = 0; i < ULID_LEN; i++)
+		bytes[i] = c->bytes ? (uint8_t) ~c->bytes[i] : 0xAA;
+	CHECK_STATUS(ulid_base32_decode(c->text, c->len, bytes), c->status);
+	if (c->bytes)
+		CHECK_BYTES("decoded value", bytes, c->bytes, ULID_LEN);
 }
+
+/* ---------------------------------- codec: one byte in every position */
+
+/*
+ * A byte put in each of the 26 positions of the specification's example in
+ * turn, and the value it reads as (-1: invalid).
+ */
+typedef struct substitute_case
+{
+	const char *name;
+	unsigned char byte;
+	int			value;
+} substitute_case;
+
+static const substitute_case substitute_cases[] = {
+	{"O reads as 0", 'O', 0},
+	{"o reads as 0", 'o', 0},
+	{"I reads as 1", 'I', 1},
+	{"i reads as 1", 'i', 1},
+	{"L reads as 1", 'L', 1},
+	{"l reads as 1", 'l', 1},
+	{"z reads as 31", 'z', 31},
+	{"8 reads as 8", '8', 8},
+	{"U is invalid", 'U', -1},
+	{"u is invalid", 'u', -1},
+	{"* is invalid", '*', -1},
+	{"space is invalid", ' ', -1},
+	{"hyphen is invalid", '-', -1},
+	{"NUL is invalid", '\0', -1},
+	{"byte 0xC3 is invalid", 0xC3, -1},
+	{"byte 0x80 is invalid", 0x80, -1},
+	{"byte 0xFF is invalid", 0xFF, -1},
+};
+
+/*
+ * An invalid byte is BAD_CHAR anywhere.  A valid one gives the value whose
+ * canonical text is the example with alphabet[value] in that position
+ * (OVERFLOW in the first position above 7), and the example's own value
+ * where it replaces a character of the same value.
+ */
+static void
+check_substitute(const substitute_case *c)
+{
+	int			same_value = 0;
+
+	for (int pos = 0; pos < ULID_TEXT_LEN; pos++)
+	{
+		char		text[ULID_TEXT_LEN];
+		char		canonical[ULID_TEXT_LEN];
+		char		again[ULID_TEXT_LEN];
+		uint8_t		bytes[ULID_LEN];
+		ulid_decode_status status;
+
+		memcpy(text, vector_text, ULID_TEXT_LEN);
+		text[pos] = (char) c->byte;
+		memset(bytes, 0, ULID_LEN);
+		status = ulid_base32_decode(text, ULID_TEXT_LEN, bytes);
+		if (c->value < 0)
+		{
+			CHECK_AT(status == ULID_DECODE_BAD_CHAR, pos);
+			continue;
+		}
+		if (pos == 0 && c->value > 7)
+		{
+			CHECK_AT(status == ULID_DECODE_OVERFLOW, pos);
+			continue;
+		}
+		CHECK_AT(status == ULID_DECODE_OK, pos);
+		memcpy(canonical, vector_text, ULID_TEXT_LEN);
+		canonical[pos] = alphabet[c->value];
+		ulid_base32_encode(bytes, again);
+		CHECK_AT(memcmp(again, canonical, ULID_TEXT_LEN) == 0, pos);
+		if (ulid_base32_value[(unsigned char) vector_text[pos]] == c->value)
+		{
+			same_value++;
+			CHECK_AT(memcmp(bytes, vector_bytes, ULID_LEN) == 0, pos);
+		}
+	}
+	/* the aliases of 0 and 1 met a 0 or a 1 in the example */
+	if (c->value == 0 || c->value == 1)
+		CHECK(same_value > 0);
+}
+
+/* --------------------------------------------------- codec: sort order */
+
+/* Two values, lo < hi: their texts sort the same way. */
+typedef struct order_case
+{
+	const char *name;
+	uint8_t		lo[ULID_LEN];
+	uint8_t		hi[ULID_LEN];
+} order_case;
+
+static const order_case order_cases[] = {
+	{"lowest bit", {0}, {[15] = 0x01}},
+	{"carry across the last 5-byte group",
+		{[11] = 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	{[10] = 0x01}},
+	{"random part full, next millisecond",
+		{0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	{0, 0, 0, 0, 0, 0x01}},
+	{"carry into byte 0 (second character)",
+		{0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	{0x01}},
+	{"carry into the first character",
+		{0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	{0x20}},
+	{"time decides before the random part",
+		{0, 0, 0, 0, 0, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	{0, 0, 0, 0, 0, 0x02}},
+	{"the two largest values",
+		{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE},
+	{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}},
+};
+
+static void
+check_order(const order_case *c)
+{
+	char		lo[ULID_TEXT_LEN + 1];
+	char		hi[ULID_TEXT_LEN + 1];
+
+	CHECK(memcmp(c->lo, c->hi, ULID_LEN) < 0);
+	lo[ULID_TEXT_LEN] = hi[ULID_TEXT_LEN] = '\0';
+	ulid_base32_encode(c->lo, lo);
+	ulid_base32_encode(c->hi, hi);
+	if (strcmp(lo, hi) >= 0)
+		fail("%s does not sort before %s", lo, hi);
+}
+
+/* ------------------------------------------------ codec: the functions */
 
 /* All 256 entries of the decode table follow from the documented rules. */
 static void
@@ -190,143 +512,6 @@ test_decode_table(void)
 	CHECK(expected['U'] == -1 && expected['u'] == -1);
 	for (int c = 0; c < 256; c++)
 		CHECK_AT(ulid_base32_value[c] == expected[c], c);
-}
-
-/* Lower case and the aliases O, I and L decode like the canonical form. */
-static void
-test_case_and_aliases(void)
-{
-	static const char *const zero_aliases[] = {"O", "o"};
-	static const char *const one_aliases[] = {"I", "i", "L", "l"};
-	char		text[ULID_TEXT_LEN];
-	uint8_t		bytes[ULID_LEN];
-
-	/* whole string in lower case */
-	for (int i = 0; i < ULID_TEXT_LEN; i++)
-	{
-		char		c = vector_text[i];
-
-		text[i] = (c >= 'A' && c <= 'Z') ? (char) (c - 'A' + 'a') : c;
-	}
-	CHECK(ulid_base32_decode(text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-	CHECK(memcmp(bytes, vector_bytes, ULID_LEN) == 0);
-
-	/* each 0 and 1 of the vector replaced, one at a time, by an alias */
-	for (int pos = 0; pos < ULID_TEXT_LEN; pos++)
-	{
-		const char *const *aliases;
-		int			naliases;
-
-		if (vector_text[pos] == '0')
-		{
-			aliases = zero_aliases;
-			naliases = 2;
-		}
-		else if (vector_text[pos] == '1')
-		{
-			aliases = one_aliases;
-			naliases = 4;
-		}
-		else
-			continue;
-		for (int a = 0; a < naliases; a++)
-		{
-			memcpy(text, vector_text, ULID_TEXT_LEN);
-			text[pos] = aliases[a][0];
-			memset(bytes, 0, ULID_LEN);
-			CHECK_AT(ulid_base32_decode(text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK, pos);
-			CHECK_AT(memcmp(bytes, vector_bytes, ULID_LEN) == 0, pos);
-		}
-	}
-
-	/* all aliases at once: O/o for 0 and I/i/L/l for 1 */
-	{
-		static const char alias_text[] = "oIARYZ6S4lTSV4RRFFQ69G5FAV";
-		static const char zero_text[] = "OoOoOoOoOoOoOoOoOoOoOoOoOo";
-		uint8_t		zero[ULID_LEN];
-
-		CHECK(ulid_base32_decode(alias_text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-		CHECK(memcmp(bytes, vector_bytes, ULID_LEN) == 0);
-
-		memset(zero, 0, ULID_LEN);
-		memset(bytes, 0xAA, ULID_LEN);
-		CHECK(ulid_base32_decode(zero_text, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-		CHECK(memcmp(bytes, zero, ULID_LEN) == 0);
-	}
-
-	/* lower-case "7zzz..." is the largest value, too */
-	{
-		static const char max_lower[] = "7zzzzzzzzzzzzzzzzzzzzzzzzz";
-		uint8_t		max[ULID_LEN];
-
-		memset(max, 0xFF, ULID_LEN);
-		CHECK(ulid_base32_decode(max_lower, ULID_TEXT_LEN, bytes) == ULID_DECODE_OK);
-		CHECK(memcmp(bytes, max, ULID_LEN) == 0);
-	}
-}
-
-/* A length other than 26 is BAD_LENGTH, whatever the characters are. */
-static void
-test_bad_length(void)
-{
-	static const char long_text[] = "01ARYZ6S41TSV4RRFFQ69G5FAV0";
-	static const char short_bad[] = "01ARYZ6S41TSV4RRFFQ69G5FU";	/* 25, with U */
-	static const char long_bad[] = "U1ARYZ6S41TSV4RRFFQ69G5FAV0";	/* 27, with U */
-	static const char long_over[] = "81ARYZ6S41TSV4RRFFQ69G5FAV0";	/* 27, 8 first */
-	uint8_t		bytes[ULID_LEN];
-
-	CHECK(ulid_base32_decode("", 0, bytes) == ULID_DECODE_BAD_LENGTH);
-	CHECK(ulid_base32_decode(vector_text, 25, bytes) == ULID_DECODE_BAD_LENGTH);
-	CHECK(ulid_base32_decode(long_text, 27, bytes) == ULID_DECODE_BAD_LENGTH);
-
-	/* length is checked before the characters and the range */
-	CHECK(strlen(short_bad) == 25);
-	CHECK(ulid_base32_decode(short_bad, 25, bytes) == ULID_DECODE_BAD_LENGTH);
-	CHECK(ulid_base32_decode(long_bad, 27, bytes) == ULID_DECODE_BAD_LENGTH);
-	CHECK(ulid_base32_decode(long_over, 27, bytes) == ULID_DECODE_BAD_LENGTH);
-}
-
-/* Bytes outside the alphabet are BAD_CHAR, in any position. */
-static void
-test_bad_char(void)
-{
-	static const unsigned char bad[] = {'U', 'u', '*', ' ', 0xC3, 0x80, 0xFF, '\0', '-'};
-	const int	last = ULID_TEXT_LEN - 1;
-
-	CHECK(decode_with_byte(0, 'U') == ULID_DECODE_BAD_CHAR);
-	CHECK(decode_with_byte(last, 'U') == ULID_DECODE_BAD_CHAR);
-	CHECK(decode_with_byte(7, '*') == ULID_DECODE_BAD_CHAR);
-	CHECK(decode_with_byte(0, ' ') == ULID_DECODE_BAD_CHAR);
-	CHECK(decode_with_byte(last, ' ') == ULID_DECODE_BAD_CHAR);
-	CHECK(decode_with_byte(12, 0xC3) == ULID_DECODE_BAD_CHAR);
-
-	/* every listed byte in every position */
-	for (size_t b = 0; b < sizeof(bad); b++)
-		for (int pos = 0; pos < ULID_TEXT_LEN; pos++)
-			CHECK_AT(decode_with_byte(pos, bad[b]) == ULID_DECODE_BAD_CHAR,
-					 b * ULID_TEXT_LEN + pos);
-}
-
-/* A first character above 7 is OVERFLOW, but only once all are valid. */
-static void
-test_overflow(void)
-{
-	char		text[ULID_TEXT_LEN];
-	uint8_t		bytes[ULID_LEN];
-
-	CHECK(decode_with_byte(0, '8') == ULID_DECODE_OVERFLOW);
-	CHECK(decode_with_byte(0, 'Z') == ULID_DECODE_OVERFLOW);
-	CHECK(decode_with_byte(0, 'z') == ULID_DECODE_OVERFLOW);
-	CHECK(decode_with_byte(0, '9') == ULID_DECODE_OVERFLOW);
-	CHECK(decode_with_byte(0, '7') == ULID_DECODE_OK);
-
-	/* bad character is checked before overflow */
-	memcpy(text, vector_text, ULID_TEXT_LEN);
-	text[0] = '8';
-	text[20] = 'U';
-	CHECK(ulid_base32_decode(text, ULID_TEXT_LEN, bytes) == ULID_DECODE_BAD_CHAR);
-	text[20] = (char) 0xC3;
-	CHECK(ulid_base32_decode(text, ULID_TEXT_LEN, bytes) == ULID_DECODE_BAD_CHAR);
 }
 
 /* Random values survive encode/decode; the output is canonical. */
@@ -388,221 +573,315 @@ test_sort_order(void)
 	}
 }
 
-/* ------------------------------------------------------------- step tests */
+/* A test that is a function, not a row: the name says what it checks. */
+typedef struct function_case
+{
+	const char *name;
+	void		(*fn) (void);
+} function_case;
 
-/* Random part used as the "fresh" input in the step tests. */
-static const uint8_t fresh[ULID_RANDOM_BYTES] = {
-	0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x07, 0x18, 0x29, 0x3A
+static void
+check_function(const function_case *c)
+{
+	c->fn();
+}
+
+static const function_case codec_functions[] = {
+	{"decode table rebuilt from the rules", test_decode_table},
+	{"100,000 random values round trip, in mixed case too", test_round_trip},
+	{"200,000 random pairs sort as their texts", test_sort_order},
 };
 
-/* Build a ULID from a time and a 10-byte random part. */
-static void
-make_ulid(uint8_t *u, uint64_t ms, const uint8_t *random)
+/* ------------------------------------------------------- layout: time */
+
+/* A millisecond time and its 6 big-endian bytes. */
+typedef struct time_case
 {
-	ulid_set_time(u, ms);
-	memcpy(u + ULID_TIME_BYTES, random, ULID_RANDOM_BYTES);
+	const char *name;
+	uint64_t	ms;
+	uint8_t		bytes[ULID_TIME_BYTES];
+} time_case;
+
+static const time_case time_cases[] = {
+	{"zero", 0, {0}},
+	{"one", 1, {0, 0, 0, 0, 0, 0x01}},
+	{"255", 255, {0, 0, 0, 0, 0, 0xFF}},
+	{"256", 256, {0, 0, 0, 0, 0x01, 0x00}},
+	{"byte order", 0x0123456789ABULL, {0x01, 0x23, 0x45, 0x67, 0x89, 0xAB}},
+	{"specification example", 1469918176385ULL, {0x01, 0x56, 0x3D, 0xF3, 0x64, 0x81}},
+	{"last millisecond but one", ULID_TIME_MAX - 1, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE}},
+	{"last millisecond", ULID_TIME_MAX, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}},
+};
+
+/* set_time writes the bytes and only them; get_time reads them back. */
+static void
+check_time(const time_case *c)
+{
+	uint8_t		u[ULID_LEN];
+
+	memset(u, 0xA5, ULID_LEN);
+	ulid_set_time(u, c->ms);
+	CHECK_BYTES("time bytes", u, c->bytes, ULID_TIME_BYTES);
+	for (int b = ULID_TIME_BYTES; b < ULID_LEN; b++)
+		CHECK_AT(u[b] == 0xA5, b);
+	CHECK(ulid_get_time(u) == c->ms);
+
+	/* read from bytes set by hand, with another random part */
+	memset(u, 0x5A, ULID_LEN);
+	memcpy(u, c->bytes, ULID_TIME_BYTES);
+	CHECK(ulid_get_time(u) == c->ms);
 }
 
-/* First call: now_ms and the fresh bytes, whatever last holds. */
-static void
-test_step_first(void)
+/* ---------------------------------------------------- layout: distance */
+
+/* Two values a <= b and ulid_distance(a, b). */
+typedef struct distance_case
 {
-	uint8_t		last[ULID_LEN];
-	uint8_t		next[ULID_LEN];
-	uint8_t		expect[ULID_LEN];
+	const char *name;
+	uint8_t		a[ULID_LEN];
+	uint8_t		b[ULID_LEN];
+	double		distance;
+} distance_case;
 
-	/* last holds the largest ULID: it must be ignored */
-	memset(last, 0xFF, ULID_LEN);
-	make_ulid(expect, 1469918176385ULL, fresh);
-	CHECK(ulid_monotonic_step(last, false, 1469918176385ULL, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
+static const distance_case distance_cases[] = {
+	{"same value", VECTOR_BYTES, VECTOR_BYTES, 0.0},
+	{"one apart",
+		VECTOR_BYTES,
+		{0x01, 0x56, 0x3D, 0xF3, 0x64, 0x81, 0xD6, 0x76, 0x4C, 0x61, 0xEF, 0xB9, 0x93, 0x02, 0xBD, 0x5C},
+	1.0},
+	{"one apart across the two 64-bit words",
+		{0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		{[7] = 0x01},
+	1.0},
+	{"2^52 + 1 in the low word, exact", {0}, {[9] = 0x10, [15] = 0x01}, 0x1.0000000000001p52},
+	{"2^64: one in the high word", {0}, {[7] = 0x01}, 0x1p64},
+	{"2^64 + 2^12 from both words, exact", {0}, {[7] = 0x01, [14] = 0x10}, 0x1.0000000000001p64},
+	{"one millisecond is 2^80", {0}, {[5] = 0x01}, 0x1p80},
+	{"high-word gap 2^53: the low word is dropped", {0}, {[1] = 0x20, [15] = 0x01}, 0x1p117},
+	{"the whole range, 2^128 - 1, rounds to 2^128",
+		{0},
+		{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	0x1p128},
+};
 
-	/* also at time zero */
-	memset(last, 0x5A, ULID_LEN);
-	make_ulid(expect, 0, fresh);
-	CHECK(ulid_monotonic_step(last, false, 0, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
+static void
+check_distance(const distance_case *c)
+{
+	double		d = ulid_distance(c->a, c->b);
+
+	if (d != c->distance)
+		fail("distance %.17g, expected %.17g", d, c->distance);
 }
 
-/* Clock ahead of last's millisecond: the new time and the fresh bytes. */
+/* --------------------------------------------------- layout: functions */
+
+/* set_time/get_time round trip for random times, touching bytes 0-5 only. */
 static void
-test_step_clock_ahead(void)
+test_time_round_trip(void)
 {
-	static const uint8_t ones[ULID_RANDOM_BYTES] = {
-		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
-	};
-	uint8_t		last[ULID_LEN];
-	uint8_t		next[ULID_LEN];
-	uint8_t		expect[ULID_LEN];
+	uint8_t		u[ULID_LEN];
 
-	/* even a larger random part in last does not matter */
-	make_ulid(last, 1000, ones);
-	make_ulid(expect, 1001, fresh);
-	CHECK(ulid_monotonic_step(last, true, 1001, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
+	prng_seed(0xDEADBEEFULL);
+	for (long n = 0; n < 100000; n++)
+	{
+		uint64_t	ms = prng_next() & ULID_TIME_MAX;
+		uint8_t		fill = (uint8_t) n;
 
-	/* a large jump, up to the last millisecond */
-	make_ulid(expect, ULID_TIME_MAX, fresh);
-	CHECK(ulid_monotonic_step(last, true, ULID_TIME_MAX, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
+		memset(u, fill, ULID_LEN);
+		ulid_set_time(u, ms);
+		CHECK_AT(ulid_get_time(u) == ms, n);
+		for (int b = ULID_TIME_BYTES; b < ULID_LEN; b++)
+			CHECK_AT(u[b] == fill, n);
+	}
 }
 
-/* Same millisecond: last plus one, time unchanged, fresh bytes ignored. */
-static void
-test_step_same_ms(void)
+static int
+cmp_ulid(const void *x, const void *y)
 {
-	static const uint8_t r[ULID_RANDOM_BYTES] = {
-		0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x05
-	};
+	return memcmp(x, y, ULID_LEN);
+}
+
+/*
+ * Sorted random values, many sharing high words or close to the 2^53
+ * boundary of the high-word difference: distances from the smallest never
+ * decrease, and no distance between neighbours is negative.
+ */
+static void
+test_distance_monotone(void)
+{
+	static uint8_t many[20000][ULID_LEN];
+
+	prng_seed(0xB121ULL);
+	for (int i = 0; i < 20000; i++)
+	{
+		prng_fill(many[i], ULID_LEN);
+		if (i % 3 == 0)
+			memcpy(many[i], many[0], 8);	/* same high word as the first */
+		else if (i % 3 == 1)
+			memset(many[i], 0, 1);	/* high-word gaps around 2^53..2^56 */
+	}
+	qsort(many, 20000, ULID_LEN, cmp_ulid);
+	for (int i = 1; i < 20000; i++)
+		CHECK_AT(ulid_distance(many[0], many[i - 1]) <= ulid_distance(many[0], many[i]), i);
+	for (int i = 1; i < 20000; i++)
+		CHECK_AT(ulid_distance(many[i - 1], many[i]) >= 0.0, i);
+}
+
+static const function_case layout_functions[] = {
+	{"100,000 random times round trip", test_time_round_trip},
+	{"distance monotone over 20,000 sorted values", test_distance_monotone},
+};
+
+/* ------------------------------------------------------ the monotonic step */
+
+/*
+ * One call of ulid_monotonic_step(): the state before (last, unless this is
+ * the first call), the clock and the fresh random bytes; whether it succeeds
+ * and, if so, the ULID it returns.  A refused step must leave last as it was.
+ */
+typedef struct step_case
+{
+	const char *name;
+	bool		have_last;
+	uint64_t	last_ms;
+	uint8_t		last_random[ULID_RANDOM_BYTES];
+	uint64_t	now_ms;
+	uint8_t		random[ULID_RANDOM_BYTES];
+	bool		ok;
+	uint64_t	next_ms;
+	uint8_t		next_random[ULID_RANDOM_BYTES];
+} step_case;
+
+static const step_case step_cases[] = {
+	/* first call: now_ms and the fresh bytes, whatever last holds */
+	{.name = "first call ignores last, even the largest ULID",
+		.have_last = false, .last_ms = ULID_TIME_MAX, .last_random = ONES,
+		.now_ms = 1469918176385ULL, .random = FRESH,
+	.ok = true, .next_ms = 1469918176385ULL, .next_random = FRESH},
+	{.name = "first call at time zero",
+		.have_last = false, .last_ms = 0x5A5A5A5A5A5AULL,
+		.last_random = {0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A},
+		.now_ms = 0, .random = FRESH,
+	.ok = true, .next_ms = 0, .next_random = FRESH},
+	{.name = "first call at the last millisecond",
+		.have_last = false, .last_ms = 0, .last_random = ZEROS,
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.ok = true, .next_ms = ULID_TIME_MAX, .next_random = FRESH},
+
+	/* clock ahead of last's millisecond: the new time and the fresh bytes */
+	{.name = "clock 1 ms ahead, last's larger random part does not matter",
+		.have_last = true, .last_ms = 1000, .last_random = ONES,
+		.now_ms = 1001, .random = FRESH,
+	.ok = true, .next_ms = 1001, .next_random = FRESH},
+	{.name = "clock jumps to the last millisecond",
+		.have_last = true, .last_ms = 1001, .last_random = FRESH,
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.ok = true, .next_ms = ULID_TIME_MAX, .next_random = FRESH},
+
+	/* same millisecond: last plus one, the fresh bytes ignored */
+	{.name = "same ms: last plus one",
+		.have_last = true, .last_ms = 5000,
+		.last_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x05},
+		.now_ms = 5000, .random = FRESH,
+		.ok = true, .next_ms = 5000,
+	.next_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x06}},
+	{.name = "same ms again: plus one more",
+		.have_last = true, .last_ms = 5000,
+		.last_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x06},
+		.now_ms = 5000, .random = FRESH,
+		.ok = true, .next_ms = 5000,
+	.next_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x07}},
+	{.name = "same ms at time zero",
+		.have_last = true, .last_ms = 0, .last_random = ZEROS,
+		.now_ms = 0, .random = FRESH,
+	.ok = true, .next_ms = 0, .next_random = {[9] = 0x01}},
+
+	/* clock behind: last plus one, keeping last's time */
+	{.name = "clock 1 ms behind: last plus one, last's time",
+		.have_last = true, .last_ms = 9000, .last_random = ZEROS,
+		.now_ms = 8999, .random = FRESH,
+	.ok = true, .next_ms = 9000, .next_random = {[9] = 0x01}},
+	{.name = "clock far behind, at time zero",
+		.have_last = true, .last_ms = 9000, .last_random = {[9] = 0x01},
+		.now_ms = 0, .random = FRESH,
+	.ok = true, .next_ms = 9000, .next_random = {[9] = 0x02}},
+
+	/* the increment carries across the bytes of the random part */
+	{.name = "carry: ...00 FF FF becomes ...01 00 00",
+		.have_last = true, .last_ms = 777,
+		.last_random = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x00, 0xFF, 0xFF},
+		.now_ms = 777, .random = FRESH,
+		.ok = true, .next_ms = 777,
+	.next_random = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x01, 0x00, 0x00}},
+	{.name = "carry: the longest that stays inside the random part",
+		.have_last = true, .last_ms = 0x00FF00FF00FFULL,
+		.last_random = {0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		.now_ms = 0x00FF00FF00FFULL, .random = FRESH,
+	.ok = true, .next_ms = 0x00FF00FF00FFULL, .next_random = {0x01}},
+
+	/* random part all ones: the next millisecond with fresh bytes */
+	{.name = "random part full, same ms: next ms, fresh bytes",
+		.have_last = true, .last_ms = 0x0000FFFFFFFFULL, .last_random = ONES,
+		.now_ms = 0x0000FFFFFFFFULL, .random = FRESH,
+	.ok = true, .next_ms = 0x000100000000ULL, .next_random = FRESH},
+	{.name = "random part full, clock behind: next ms, all-zero fresh bytes",
+		.have_last = true, .last_ms = 0x0000FFFFFFFFULL, .last_random = ONES,
+		.now_ms = 0x0000FFFFFFFFULL - 10, .random = ZEROS,
+	.ok = true, .next_ms = 0x000100000000ULL, .next_random = ZEROS},
+	{.name = "random part full in the last millisecond but one: the last",
+		.have_last = true, .last_ms = ULID_TIME_MAX - 1, .last_random = ONES,
+		.now_ms = ULID_TIME_MAX - 1, .random = FRESH,
+	.ok = true, .next_ms = ULID_TIME_MAX, .next_random = FRESH},
+
+	/* the last millisecond: up to the largest ULID, then refused */
+	{.name = "last millisecond: ...FE becomes the largest ULID",
+		.have_last = true, .last_ms = ULID_TIME_MAX,
+		.last_random = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE},
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.ok = true, .next_ms = ULID_TIME_MAX, .next_random = ONES},
+	{.name = "after the largest ULID, same ms: refused",
+		.have_last = true, .last_ms = ULID_TIME_MAX, .last_random = ONES,
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.ok = false},
+	{.name = "after the largest ULID, clock behind: refused",
+		.have_last = true, .last_ms = ULID_TIME_MAX, .last_random = ONES,
+		.now_ms = 12345, .random = FRESH,
+	.ok = false},
+};
+
+static void
+check_step(const step_case *c)
+{
 	uint8_t		last[ULID_LEN];
 	uint8_t		prev[ULID_LEN];
 	uint8_t		next[ULID_LEN];
 	uint8_t		expect[ULID_LEN];
+	bool		ok;
 
-	make_ulid(last, 5000, r);
+	CHECK(c->now_ms <= ULID_TIME_MAX);	/* the step's precondition */
+
+	make_ulid(last, c->last_ms, c->last_random);
 	memcpy(prev, last, ULID_LEN);
-	memcpy(expect, last, ULID_LEN);
-	expect[ULID_LEN - 1] = 0x06;
+	make_ulid(expect, c->next_ms, c->next_random);
+	for (int i = 0; i < ULID_LEN; i++)
+		next[i] = (uint8_t) ~expect[i];	/* every byte must be written */
 
-	CHECK(ulid_monotonic_step(last, true, 5000, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(ulid_get_time(next) == 5000);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-	CHECK(memcmp(next, prev, ULID_LEN) > 0);
-
-	/* and again: 07 */
-	expect[ULID_LEN - 1] = 0x07;
-	CHECK(ulid_monotonic_step(last, true, 5000, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-}
-
-/* Clock behind last's millisecond: last plus one, keeping last's time. */
-static void
-test_step_clock_behind(void)
-{
-	static const uint8_t r[ULID_RANDOM_BYTES] = {
-		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	};
-	uint8_t		last[ULID_LEN];
-	uint8_t		next[ULID_LEN];
-	uint8_t		expect[ULID_LEN];
-
-	make_ulid(last, 9000, r);
-	memcpy(expect, last, ULID_LEN);
-	expect[ULID_LEN - 1] = 0x01;
-
-	CHECK(ulid_monotonic_step(last, true, 8999, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(ulid_get_time(next) == 9000);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-
-	/* far behind, even at time zero */
-	expect[ULID_LEN - 1] = 0x02;
-	CHECK(ulid_monotonic_step(last, true, 0, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-}
-
-/* The increment carries across bytes of the random part. */
-static void
-test_step_carry(void)
-{
-	static const uint8_t r1[ULID_RANDOM_BYTES] = {
-		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x00, 0xFF, 0xFF
-	};
-	static const uint8_t e1[ULID_RANDOM_BYTES] = {
-		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x01, 0x00, 0x00
-	};
-	static const uint8_t r2[ULID_RANDOM_BYTES] = {
-		0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
-	};
-	static const uint8_t e2[ULID_RANDOM_BYTES] = {
-		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	};
-	uint8_t		last[ULID_LEN];
-	uint8_t		next[ULID_LEN];
-	uint8_t		expect[ULID_LEN];
-
-	/* ...00 FF FF -> ...01 00 00 */
-	make_ulid(last, 777, r1);
-	make_ulid(expect, 777, e1);
-	CHECK(ulid_monotonic_step(last, true, 777, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-
-	/* the longest carry that stays inside the random part */
-	make_ulid(last, 0x00FF00FF00FFULL, r2);
-	make_ulid(expect, 0x00FF00FF00FFULL, e2);
-	CHECK(ulid_monotonic_step(last, true, 0x00FF00FF00FFULL, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-}
-
-/* Random part all ones: move to the next millisecond with fresh bytes. */
-static void
-test_step_random_overflow(void)
-{
-	static const uint8_t ones[ULID_RANDOM_BYTES] = {
-		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
-	};
-	static const uint8_t zeros[ULID_RANDOM_BYTES] = {0};
-	const uint64_t t = 0x0000FFFFFFFFULL;	/* time carries into byte 1 too */
-	uint8_t		last[ULID_LEN];
-	uint8_t		prev[ULID_LEN];
-	uint8_t		next[ULID_LEN];
-	uint8_t		expect[ULID_LEN];
-
-	/* same millisecond */
-	make_ulid(last, t, ones);
-	memcpy(prev, last, ULID_LEN);
-	make_ulid(expect, t + 1, fresh);
-	CHECK(ulid_monotonic_step(last, true, t, fresh, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(ulid_get_time(next) == t + 1);
-	CHECK(memcmp(next, prev, ULID_LEN) > 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-
-	/* clock behind: the same, and all-zero fresh bytes are still greater */
-	make_ulid(last, t, ones);
-	memcpy(prev, last, ULID_LEN);
-	make_ulid(expect, t + 1, zeros);
-	CHECK(ulid_monotonic_step(last, true, t - 10, zeros, next));
-	CHECK(memcmp(next, expect, ULID_LEN) == 0);
-	CHECK(memcmp(next, prev, ULID_LEN) > 0);
-	CHECK(memcmp(last, next, ULID_LEN) == 0);
-}
-
-/* At ULID_TIME_MAX the step works until the largest ULID, then refuses. */
-static void
-test_step_time_max(void)
-{
-	static const uint8_t almost[ULID_RANDOM_BYTES] = {
-		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE
-	};
-	uint8_t		last[ULID_LEN];
-	uint8_t		saved[ULID_LEN];
-	uint8_t		next[ULID_LEN];
-	uint8_t		max[ULID_LEN];
-
-	memset(max, 0xFF, ULID_LEN);
-
-	/* ...FE -> ...FF: the largest ULID */
-	make_ulid(last, ULID_TIME_MAX, almost);
-	CHECK(ulid_monotonic_step(last, true, ULID_TIME_MAX, fresh, next));
-	CHECK(memcmp(next, max, ULID_LEN) == 0);
-	CHECK(memcmp(last, max, ULID_LEN) == 0);
-
-	/* nothing is greater: false, last unchanged, same ms or clock behind */
-	memcpy(saved, last, ULID_LEN);
-	CHECK(!ulid_monotonic_step(last, true, ULID_TIME_MAX, fresh, next));
-	CHECK(memcmp(last, saved, ULID_LEN) == 0);
-	CHECK(!ulid_monotonic_step(last, true, 12345, fresh, next));
-	CHECK(memcmp(last, saved, ULID_LEN) == 0);
+	ok = ulid_monotonic_step(last, c->have_last, c->now_ms, c->random, next);
+	if (ok != c->ok)
+	{
+		fail("returned %s, expected %s", ok ? "true" : "false",
+			 c->ok ? "true" : "false");
+		return;
+	}
+	if (!ok)
+	{
+		CHECK_BYTES("last", last, prev, ULID_LEN);
+		return;
+	}
+	CHECK_BYTES("next", next, expect, ULID_LEN);
+	CHECK_BYTES("last", last, next, ULID_LEN);
+	if (c->have_last)
+		CHECK(memcmp(next, prev, ULID_LEN) > 0);
 }
 
 /* Random part of u as a 16-bit high and a 64-bit low half. */
@@ -708,101 +987,11 @@ test_step_long_sequence(void)
 	CHECK(n_behind > 0);
 }
 
-/* set_time/get_time round trip, big-endian, touching bytes 0-5 only. */
-static void
-test_time_round_trip(void)
-{
-	static const uint64_t fixed[] = {0, 1, 255, 256, ULID_TIME_MAX - 1, ULID_TIME_MAX};
-	static const uint8_t be[ULID_TIME_BYTES] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xAB};
-	uint8_t		u[ULID_LEN];
+static const function_case step_functions[] = {
+	{"a million steps against the rules, strictly increasing", test_step_long_sequence},
+};
 
-	/* the time in the specification's example */
-	CHECK(ulid_get_time(vector_bytes) == 1469918176385ULL);
-
-	/* byte order */
-	memset(u, 0xA5, ULID_LEN);
-	ulid_set_time(u, 0x0123456789ABULL);
-	CHECK(memcmp(u, be, ULID_TIME_BYTES) == 0);
-
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-	{
-		memset(u, 0xA5, ULID_LEN);
-		ulid_set_time(u, fixed[i]);
-		CHECK_AT(ulid_get_time(u) == fixed[i], i);
-		for (int b = ULID_TIME_BYTES; b < ULID_LEN; b++)
-			CHECK_AT(u[b] == 0xA5, i);
-	}
-
-	prng_seed(0xDEADBEEFULL);
-	for (long n = 0; n < 100000; n++)
-	{
-		uint64_t	ms = prng_next() & ULID_TIME_MAX;
-		uint8_t		fill = (uint8_t) n;
-
-		memset(u, fill, ULID_LEN);
-		ulid_set_time(u, ms);
-		CHECK_AT(ulid_get_time(u) == ms, n);
-		for (int b = ULID_TIME_BYTES; b < ULID_LEN; b++)
-			CHECK_AT(u[b] == fill, n);
-	}
-}
-
-/* ulid_distance: exact for small gaps, monotone in the gap everywhere. */
-static int
-cmp_ulid(const void *x, const void *y)
-{
-	return memcmp(x, y, ULID_LEN);
-}
-
-static void
-test_distance(void)
-{
-	uint8_t		a[ULID_LEN],
-				b[ULID_LEN];
-	static uint8_t many[20000][ULID_LEN];
-
-	/* zero, one, and one across the boundary of the two 64-bit words */
-	memcpy(a, vector_bytes, ULID_LEN);
-	CHECK(ulid_distance(a, a) == 0.0);
-	memcpy(b, a, ULID_LEN);
-	b[ULID_LEN - 1]++;
-	CHECK(ulid_distance(a, b) == 1.0);
-	memset(a, 0, ULID_LEN);
-	memset(a + 8, 0xFF, 8);
-	memset(b, 0, ULID_LEN);
-	b[7] = 1;
-	CHECK(ulid_distance(a, b) == 1.0);
-	/* one millisecond is 2^80 */
-	memset(a, 0, ULID_LEN);
-	memset(b, 0, ULID_LEN);
-	ulid_set_time(b, 1);
-	CHECK(ulid_distance(a, b) == 1208925819614629174706176.0);
-	/* the whole range is 2^128 - 1, which rounds to 2^128 */
-	memset(b, 0xFF, ULID_LEN);
-	CHECK(ulid_distance(a, b) == 340282366920938463463374607431768211456.0);
-
-	/*
-	 * Sorted random values, many sharing high words or close to the 2^53
-	 * boundary of the high-word difference: distances from the smallest
-	 * never decrease.
-	 */
-	prng_seed(0xB121ULL);
-	for (int i = 0; i < 20000; i++)
-	{
-		prng_fill(many[i], ULID_LEN);
-		if (i % 3 == 0)
-			memcpy(many[i], many[0], 8);	/* same high word as the first */
-		else if (i % 3 == 1)
-			memset(many[i], 0, 1);	/* high-word gaps around 2^53..2^56 */
-	}
-	qsort(many, 20000, ULID_LEN, cmp_ulid);
-	for (int i = 1; i < 20000; i++)
-		CHECK_AT(ulid_distance(many[0], many[i - 1]) <= ulid_distance(many[0], many[i]), i);
-	for (int i = 1; i < 20000; i++)
-		CHECK_AT(ulid_distance(many[i - 1], many[i]) >= 0.0, i);
-}
-
-/* ------------------------------------------------------- random pool tests */
+/* -------------------------------------------------------- the random pool */
 
 /*
  * A fake strong source, counts its calls: fills with a running 16-bit
@@ -905,60 +1094,31 @@ test_pool_fill_failure(void)
 	CHECK(fills == 1);
 }
 
-/* ----------------------------------------------------------------- driver */
-
-static const struct
-{
-	const char *name;
-	void		(*fn) (void);
-}			tests[] =
-{
-	{"known_vector", test_known_vector},
-	{"extremes", test_extremes},
-	{"decode_table", test_decode_table},
-	{"case_and_aliases", test_case_and_aliases},
-	{"bad_length", test_bad_length},
-	{"bad_char", test_bad_char},
-	{"overflow", test_overflow},
-	{"round_trip", test_round_trip},
-	{"sort_order", test_sort_order},
-	{"step_first", test_step_first},
-	{"step_clock_ahead", test_step_clock_ahead},
-	{"step_same_ms", test_step_same_ms},
-	{"step_clock_behind", test_step_clock_behind},
-	{"step_carry", test_step_carry},
-	{"step_random_overflow", test_step_random_overflow},
-	{"step_time_max", test_step_time_max},
-	{"step_long_sequence", test_step_long_sequence},
-	{"time_round_trip", test_time_round_trip},
-	{"distance", test_distance},
-	{"pool_batches", test_pool_batches},
-	{"pool_fork", test_pool_fork},
-	{"pool_fill_failure", test_pool_fill_failure},
+static const function_case pool_functions[] = {
+	{"one fill serves 1,600 ULIDs, never the same bytes twice", test_pool_batches},
+	{"a forked process refills before taking", test_pool_fork},
+	{"a failing source takes nothing, then recovers", test_pool_fill_failure},
 };
+
+/* ----------------------------------------------------------------- driver */
 
 int
 main(void)
 {
-	int			passed = 0;
-	int			failed = 0;
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* every line out before a crash */
 
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-	{
-		test_failed = false;
-		test_failure[0] = '\0';
-		tests[i].fn();
-		if (test_failed)
-		{
-			printf("FAILED - %s: %s\n", tests[i].name, test_failure);
-			failed++;
-		}
-		else
-		{
-			printf("ok - %s\n", tests[i].name);
-			passed++;
-		}
-	}
-	printf("unit: %d passed, %d failed\n", passed, failed);
-	return failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	RUN_TABLE("encode", encode_cases, check_encode);
+	RUN_TABLE("decode", decode_cases, check_decode);
+	RUN_TABLE("substitute", substitute_cases, check_substitute);
+	RUN_TABLE("sort order", order_cases, check_order);
+	RUN_TABLE("codec", codec_functions, check_function);
+	RUN_TABLE("time", time_cases, check_time);
+	RUN_TABLE("distance", distance_cases, check_distance);
+	RUN_TABLE("layout", layout_functions, check_function);
+	RUN_TABLE("step", step_cases, check_step);
+	RUN_TABLE("step", step_functions, check_function);
+	RUN_TABLE("pool", pool_functions, check_function);
+
+	printf("1..%d\n", checks_run);
+	return checks_failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
