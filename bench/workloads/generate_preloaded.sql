@@ -1,0 +1,21 @@
+-- Generation with shared_preload_libraries = 'ulid', where
+-- gen_monotonic_ulid() is monotonic across the whole cluster and takes a
+-- shared lock on every call; the peers are measured again in this cluster.
+-- cluster: preloaded
+-- rows: :N
+-- baseline: floor
+
+-- @case floor
+SELECT count(*) FROM generate_series(1, :N);
+
+-- @case gen_random_uuid() vs floor
+SELECT count(gen_random_uuid()) FROM generate_series(1, :N);
+
+-- @case clock_timestamp() vs gen_random_uuid(), floor
+SELECT count(clock_timestamp()) FROM generate_series(1, :N);
+
+-- @case gen_ulid() vs gen_random_uuid(), clock_timestamp(), floor
+SELECT count(gen_ulid()) FROM generate_series(1, :N);
+
+-- @case gen_monotonic_ulid() vs gen_ulid(), gen_random_uuid(), floor
+SELECT count(gen_monotonic_ulid()) FROM generate_series(1, :N);
