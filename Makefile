@@ -1,10 +1,10 @@
 EXTENSION = ulid
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
 MODULES = ulid
-DATA = ulid--1.0.sql
+DATA = ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
 PG_CPPFLAGS = -DULID_VERSION='"$(EXTVERSION)"'
 
-REGRESS = io binary casts ordering indexes sort generators timerange cookbook fuzz install brin
+REGRESS = io upgrade binary casts ordering indexes sort generators timerange cookbook fuzz install brin
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
 ISOLATION = monotonic
 ISOLATION_OPTS = --inputdir=test --load-extension=ulid
@@ -29,10 +29,17 @@ unitcheck: test/unit
 
 FUZZ_SECONDS ?= 60
 test/fuzz: test/fuzz.c ulid_layout.h ulid_base32.h
-	clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -o $@ $<
+	clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $<
+# libFuzzer's log is shown only on failure; one TAP line says how the run went.
 fuzzcheck: test/fuzz
-	d=$$(mktemp -d) && test/fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $$d test/corpus; \
-	s=$$?; rm -rf $$d; exit $$s
+	@d=$$(mktemp -d); \
+	test/fuzz -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=test/fuzz- $$d test/corpus >$$d.log 2>&1; s=$$?; \
+	if [ $$s -eq 0 ]; then \
+		sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/ok 1 - fuzz: \1 runs in \2 s, no crash/p' $$d.log; \
+	else \
+		tail -40 $$d.log; echo "not ok 1 - fuzz: exit status $$s, the failing input is above"; \
+	fi; \
+	echo 1..1; rm -rf $$d $$d.log; exit $$s
 
 # The TAP tests alone (make installcheck runs them after pg_regress and the isolation specs).
 prove_installcheck:
