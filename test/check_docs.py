@@ -3,7 +3,10 @@
 Run against a server given by the libpq environment (PGHOST, PGPORT, PGUSER,
 PGDATABASE), as the test runner does:
 
-    bin/tempcluster -- /usr/bin/python3 test/check_docs.py [DOC.md ...]
+    bin/tempcluster -- /usr/bin/python3 test/check_docs.py [ROOT] [DOC.md ...]
+
+ROOT is the source tree (default: the one this file is in); with no DOC,
+README.md and docs/*.md, and the checks on whole documents below.
 
 Every document gets a fresh database, docs_<name>, with CREATE EXTENSION ulid
 already run, and one psql session that runs its ```sql blocks in order, with
@@ -262,8 +265,11 @@ def check_client(doc, s):
 # Whole documents
 
 def check_reference(readme):
-    """README.md names every function, aggregate, cast target and opclass of the script."""
-    script = open(os.path.join(ROOT, "ulid--1.0.sql"), encoding="utf-8").read()
+    """README.md names every function, aggregate, operator, cast and opclass of the install script."""
+    control = open(os.path.join(ROOT, "ulid.control"), encoding="utf-8").read()
+    version = re.search(r"^default_version\s*=\s*'([^']+)'", control, re.M).group(1)
+    script_name = "ulid--%s.sql" % version
+    script = open(os.path.join(ROOT, script_name), encoding="utf-8").read()
     text = open(readme, encoding="utf-8").read()
     # The type's I/O, comparison, hash and sort support functions may go unnamed.
     support = {"ulid_in", "ulid_out", "ulid_recv", "ulid_send", "ulid_lt", "ulid_le", "ulid_eq",
@@ -280,8 +286,8 @@ def check_reference(readme):
         if not re.search(r"\|\s*`%s`\s*\|\s*`%s`" % (a, b), table):
             missing.append("cast %s -> %s" % (a, b))
     report(not missing and len(names) > 10,
-           "README.md: the reference names all %d functions, aggregates, operators, opclasses and %d casts of ulid--1.0.sql"
-           % (len(names), len(casts)), "not named: " + ", ".join(missing))
+           "README.md: the reference names all %d functions, aggregates, operators, opclasses and %d casts of %s"
+           % (len(names), len(casts), script_name), "not named: " + ", ".join(missing))
 
 
 def check_links(doc):
@@ -308,11 +314,13 @@ def check_no_issue_numbers(docs):
 
 
 def main():
+    global ROOT
+    args = sys.argv[1:]
+    if args and os.path.isdir(args[0]):
+        ROOT = os.path.abspath(args.pop(0))
     os.chdir(ROOT)
-    if len(sys.argv) > 1:
-        docs = sys.argv[1:]
-    else:
-        docs = ["README.md"] + sorted(glob.glob("docs/*.md"))
+    whole = not args
+    docs = args or ["README.md"] + sorted(glob.glob("docs/*.md"))
     for doc in docs:
         snippets = parse(doc)
         sql = [s for s in snippets if s.lang == "sql"]
@@ -322,7 +330,7 @@ def main():
             if s.lang in CLIENT_TESTS:
                 check_client(doc, s)
         check_links(os.path.join(ROOT, doc))
-    if len(sys.argv) == 1:
+    if whole:
         check_reference("README.md")
         check_no_issue_numbers([d for d in docs + ["CONTRIBUTING.md"] if os.path.exists(d)])
     failed = results.count(False)
