@@ -1,12 +1,12 @@
-"""psycopg 3 against the ulid type; run by test/clients.sh with /usr/bin/python3.
+"""psycopg 3 against the ulid type; run by t/007_clients.pl with /usr/bin/python3.
 
 Text and binary formats both ways, binary COPY both ways, server-side
 prepared statements, and 2,000 random payloads through ulid_recv.  Connects
 through the libpq environment (PGHOST, PGPORT, PGUSER, PGDATABASE) to a
 database where CREATE EXTENSION ulid has run.  Prints "ok - NAME" or
 "FAILED - NAME: WHY" per check; exits non-zero if any check failed.  The
-code blocks of the README section "From Python and Node" appear verbatim below
-(clients.sh checks).
+Python code blocks of docs/clients.md appear verbatim below (test/check_docs.py
+checks).
 """
 
 import datetime
@@ -56,7 +56,7 @@ VECTORS = [
 ]
 
 
-# --- README snippet: binary adapters -------------------------------------
+# --- docs/clients.md snippet: binary adapters ----------------------------
 import uuid
 
 import psycopg
@@ -89,11 +89,11 @@ def register_ulid(conn):
 
     conn.adapters.register_dumper(Ulid, UlidBinaryDumper)
     conn.adapters.register_loader(info.oid, UlidBinaryLoader)
-# --- end of README snippet -----------------------------------------------
+# --- end of docs/clients.md snippet --------------------------------------
 
 
 def readme_text(conn):
-    # README snippet: text, the default.
+    # docs/clients.md snippet: text, the default.
     cur = conn.cursor()
     cur.execute("INSERT INTO orders (id, item) VALUES (%s, %s)", ("01ARYZ6S41TSV4RRFFQ69G5FAV", "tea"))
     cur.execute("SELECT id, item FROM orders WHERE id = %s", ("01ARYZ6S41TSV4RRFFQ69G5FAV",))
@@ -102,7 +102,7 @@ def readme_text(conn):
 
 
 def readme_binary(conn):
-    # README snippet: binary, with the adapters registered.
+    # docs/clients.md snippet: binary, with the adapters registered.
     register_ulid(conn)
     cur = conn.cursor(binary=True)
     cur.execute("INSERT INTO orders (item) VALUES (%s) RETURNING id", ("coffee",))
@@ -115,7 +115,7 @@ def readme_binary(conn):
     expect_equal("readme: uuid.UUID(bytes=id) equals id::uuid", as_uuid,
                  conn.execute("SELECT %s::uuid", (new_id,)).fetchone()[0])
 
-    # README snippet: binary COPY.
+    # docs/clients.md snippet: binary COPY.
     with cur.copy("COPY orders (id, item) TO STDOUT (FORMAT binary)") as copy:
         copy.set_types(["ulid", "text"])
         rows = list(copy.rows())  # [(Ulid, str), ...]

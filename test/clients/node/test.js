@@ -1,10 +1,10 @@
-// node-postgres against the ulid type; run by test/clients.sh.
+// node-postgres against the ulid type; run by t/007_clients.pl.
 //
 // Connects through the libpq environment (PGHOST, PGPORT, PGUSER,
 // PGDATABASE) to a database where CREATE EXTENSION ulid has run.  Prints
 // "ok - NAME" or "FAILED - NAME: WHY" per check; exits non-zero if any check
-// failed.  The code blocks of the README section "From Python and Node" appear verbatim below
-// (clients.sh checks).
+// failed.  The JavaScript code blocks of docs/clients.md appear verbatim below
+// (test/check_docs.py checks).
 'use strict';
 
 const crypto = require('crypto');
@@ -27,7 +27,7 @@ function expectEqual(name, got, want) {
     `got ${util.inspect(got)}, want ${util.inspect(want)}`);
 }
 
-// README snippet: from text to bytes and uuid.
+// docs/clients.md snippet: from text to bytes and uuid.
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 // The 16 bytes of a ULID, from the canonical text the server sends.
@@ -42,7 +42,7 @@ function ulidToUuid(text) {
   const hex = ulidToBytes(text).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-// End of README snippet.
+// End of docs/clients.md snippet.
 
 // The test's own encoder, the other way: 16 bytes to 26 characters.
 function bytesToUlid(bytes) {
@@ -56,7 +56,7 @@ function bytesToUlid(bytes) {
 }
 
 async function readme(client) {
-  // README snippet: node-postgres.
+  // docs/clients.md snippet: node-postgres.
   const { rows } = await client.query('INSERT INTO orders (item) VALUES ($1) RETURNING id', ['tea']);
   const id = rows[0].id; // a string: '01JX...', 26 characters
   const found = await client.query('SELECT item FROM orders WHERE id = $1', [id]);

@@ -1,0 +1,95 @@
+# pg_dump -Fc and pg_restore of a database that uses ulid in every way it
+# can be stored: columns, arrays, defaults, a generated column, primary keys,
+# hash and BRIN indexes, range and hash partitions.  The restored data must be
+# identical and the restored objects must work.
+
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('dump');
+$node->init;
+$node->start;
+
+$node->safe_psql('postgres', 'CREATE DATABASE source');
+$node->safe_psql(
+	'source', q(
+CREATE EXTENSION ulid;
+CREATE TABLE items (
+	id ulid PRIMARY KEY DEFAULT gen_ulid(),
+	parent ulid,
+	as_uuid uuid,
+	made timestamptz GENERATED ALWAYS AS (ulid_time(id)) STORED,
+	tags ulid[]
+);
+INSERT INTO items (id, parent, as_uuid, tags)
+	SELECT gen_ulid(now() - g * interval '1 minute'), CASE WHEN g % 3 = 0 THEN gen_ulid() END,
+		gen_random_uuid(), ARRAY[gen_ulid(), gen_ulid()]
+	FROM generate_series(1, 20000) g;
+INSERT INTO items (id) VALUES ('00000000000000000000000000'), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+CREATE INDEX items_parent_hash ON items USING hash (parent);
+CREATE INDEX items_id_brin ON items USING brin (id);
+CREATE INDEX items_id_multi ON items USING brin (id ulid_minmax_multi_ops);
+CREATE INDEX items_id_bloom ON items USING brin (id ulid_bloom_ops);
+CREATE TABLE events (id ulid NOT NULL DEFAULT gen_monotonic_ulid(), body text) PARTITION BY RANGE (id);
+CREATE TABLE events_old PARTITION OF events FOR VALUES FROM (MINVALUE) TO ('2025-01-01 00:00+00'::timestamptz::ulid);
+CREATE TABLE events_new PARTITION OF events FOR VALUES FROM ('2025-01-01 00:00+00'::timestamptz::ulid) TO (MAXVALUE);
+INSERT INTO events (id, body) SELECT gen_ulid('2024-06-01 00:00+00'::timestamptz + g * interval '1 hour'), 'e' || g
+	FROM generate_series(1, 10000) g;
+CREATE TABLE shards (id ulid PRIMARY KEY, n int) PARTITION BY HASH (id);
+CREATE TABLE shards_0 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE shards_1 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+INSERT INTO shards SELECT id, 1 FROM items;
+));
+
+my $dump = $node->basedir . '/source.dump';
+$node->command_ok(
+	[ 'pg_dump', '-Fc', '-f', $dump, '-d', 'source' ],
+	'pg_dump -Fc of a database using ulid in columns, arrays, defaults, keys, indexes and partitions'
+);
+$node->safe_psql('postgres', 'CREATE DATABASE restored');
+$node->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'restored', $dump ],
+	'pg_restore into a new database');
+
+# Row count and a digest of every row in id order, the same in both.
+my %rows = (items => 20002, events => 10000, shards => 20002);
+for my $table (sort keys %rows)
+{
+	my $query =
+	  "SELECT count(*) || ' rows, md5 ' || md5(string_agg(t::text, '|' ORDER BY t.id)) FROM $table t";
+	my $source = $node->safe_psql('source', $query);
+	my $restored = $node->safe_psql('restored', $query);
+	ok($source =~ /^$rows{$table} rows, md5 [0-9a-f]{32}$/ && $restored eq $source,
+		"restored $table is identical, row for row ($source)")
+	  or diag "restored: $restored";
+}
+
+is( $node->safe_psql(
+		'restored',
+		"SELECT string_agg(indexname, ' ' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'items'"
+	),
+	'items_id_bloom items_id_brin items_id_multi items_parent_hash items_pkey',
+	'restored indexes: primary key, hash, three BRIN');
+is( $node->safe_psql(
+		'restored',
+		"INSERT INTO items DEFAULT VALUES RETURNING ulid_time(id) > now() - interval '1 minute'"
+	),
+	't',
+	'restored default gen_ulid() works');
+is( $node->safe_psql(
+		'restored',
+		"INSERT INTO events (body) VALUES ('new') RETURNING tableoid::regclass"),
+	'events_new',
+	'restored range partitions route new rows');
+is( $node->safe_psql(
+		'restored',
+		"SELECT count(*) > 0 AND bool_and(satisfies_hash_partition('shards'::regclass, 2, 0, id)) FROM shards_0"
+	),
+	't',
+	'restored hash partitions hold the rows their hash says');
+
+$node->stop;
+done_testing();

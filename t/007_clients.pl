@@ -1,0 +1,89 @@
+# Real clients against the ulid type: the programs in test/clients/, psycopg 3
+# (text and binary formats, binary COPY both ways, server-side prepared
+# statements, 2,000 random payloads through ulid_recv) and node-postgres (text
+# parameters, RETURNING, ordering, the uuid form).  Each "ok - NAME" or
+# "FAILED - NAME: WHY" line a client prints is one check here.  Installing
+# the clients' libraries is bin/setup's job; if one is missing, this test
+# fails and says so.  ULID_TEST_SEED=N replays the Python client's random
+# values.
+
+use strict;
+use warnings;
+
+use Cwd qw(abs_path);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+# prove runs from the top of the tree.
+my $clients = abs_path('test/clients');
+my $python = '/usr/bin/python3';    # Debian's, where python3-psycopg lives
+
+my $node = PostgreSQL::Test::Cluster->new('clients');
+$node->init;
+$node->start;
+for my $db ('py', 'js')
+{
+	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	$node->safe_psql($db, 'CREATE EXTENSION ulid');
+}
+
+# The clients connect through the libpq environment.
+my %client_env = (
+	PGHOST => $node->host,
+	PGPORT => $node->port,
+	PGUSER => $node->safe_psql('postgres', 'SELECT current_user'));
+
+# Runs a client program; every "ok - " and "FAILED - " line it prints becomes
+# a TAP check, its other output a diagnostic.  A client that reports no check,
+# or exits non-zero without reporting a failed check, is a failure too.
+sub run_client
+{
+	my ($label, $database, @command) = @_;
+	my ($out, $checks, $failures) = ('', 0, 0);
+
+	local %ENV = (%ENV, %client_env, PGDATABASE => $database);
+	IPC::Run::run(\@command, '<', \undef, '>&', \$out);
+	my $status = $? >> 8;
+	$status = 'signal ' . ($? & 127) if $? & 127;
+
+	for my $line (split /\n/, $out)
+	{
+		if ($line =~ /^ok - (.*)$/)
+		{
+			pass("$label: $1");
+			$checks++;
+		}
+		elsif ($line =~ /^FAILED - (.*)$/)
+		{
+			fail("$label: $1");
+			$checks++;
+			$failures++;
+		}
+		else
+		{
+			diag("$label: $line");
+		}
+	}
+	ok($checks > 0 && ($status eq '0' || $failures > 0),
+		"$label: reported $checks checks, exit status $status");
+	return;
+}
+
+# psycopg 3 from Debian, for Debian's python3.
+my $have_psycopg =
+  system($python, '-c', 'import psycopg') == 0;
+ok($have_psycopg, 'psycopg: python3-psycopg is installed')
+  or diag 'python3-psycopg is missing: run bin/setup';
+run_client('psycopg', 'py', $python, "$clients/psycopg_test.py")
+  if $have_psycopg;
+
+# node-postgres, installed by npm ci into test/clients/node/node_modules.
+my $have_pg = -d "$clients/node/node_modules/pg"
+  && system('node', '-e', "require('$clients/node/node_modules/pg')") == 0;
+ok($have_pg, 'node: node and test/clients/node/node_modules/pg are installed')
+  or diag 'node or node-postgres is missing: run bin/setup';
+run_client('node', 'js', 'node', "$clients/node/test.js") if $have_pg;
+
+$node->stop;
+done_testing();
