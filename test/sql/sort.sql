@@ -44,7 +44,7 @@ SELECT count(*) AS misplaced FROM (
 JOIN sort_expected e USING (pos) WHERE s.id <> e.id;
 -- Few distinct values among many rows: the abort heuristic gives up on
 -- abbreviation part-way through and the sort finishes on full comparisons
--- (test/cluster.sh sees the trace_sort message that says so).
+-- (t/001_monotonic_cluster.pl sees the trace_sort message that says so).
 CREATE TABLE sort_dups AS
 	SELECT f.id FROM generate_series(1, 100000) n
 	JOIN (SELECT id, pos / 40000 AS k FROM sort_expected WHERE pos % 40000 = 0) f
