@@ -378,69 +378,6 @@ is($front->safe_psql('postgres', "SELECT count(*) FROM events WHERE id = '$new'"
 	'sharding: deleted and inserted again through events, the row is found by its new id'
 );
 
-##
-## The documentation on replication and scale-out (README's section, or
-## docs/replication.md): every SQL statement in it is run by this test or
-## t/005_replication.pl, and every plan line it quotes is one they check.
-##
-
-# norm TEXT: TEXT without SQL comments, its white space collapsed.
-sub norm
-{
-	my ($text) = @_;
-
-	$text =~ s/--[^\n]*//g;
-	$text =~ s/\s+/ /g;
-	$text =~ s/^ | $//g;
-	return $text;
-}
-
-my @docs;
-if (-f 'README.md'
-	&& slurp_file('README.md') =~ /^## Replication and scale-out\n(.*?)(?=^## |\z)/ms)
-{
-	push @docs, $1;
-}
-push @docs, slurp_file('docs/replication.md') if -f 'docs/replication.md';
-
-my $tests = norm(join("\n", map { slurp_file($_) } ('t/005_replication.pl', 't/006_fdw.pl')));
-my @wanted;
-foreach my $doc (@docs)
-{
-	my ($lang, @lines);
-
-	foreach my $line (split(/\n/, $doc))
-	{
-		if (!defined $lang && $line =~ /^```(.*)$/)
-		{
-			($lang, @lines) = ($1);
-		}
-		elsif (defined $lang && $line =~ /^```\s*$/)
-		{
-			if ($lang =~ /^\s*sql\s*$/)
-			{
-				push @wanted, grep { $_ ne '' }
-				  map { norm($_) } split(/;/, norm(join("\n", @lines)));
-			}
-			else
-			{
-				push @wanted, map { norm($_) }
-				  grep { /^\s*(Remote SQL|Filter):/ } @lines;
-			}
-			undef $lang;
-		}
-		elsif (defined $lang)
-		{
-			push @lines, $line;
-		}
-	}
-}
-my @missing = grep { index($tests, $_) < 0 } @wanted;
-ok(@wanted > 0 && !@missing,
-	'the documentation\'s ' . scalar(@wanted)
-	  . ' SQL statements and plan lines are run and checked here')
-  or diag(join("\n", 'not run here:', @missing));
-
 $_->stop foreach values %node;
 
 done_testing();

@@ -332,7 +332,7 @@ def main():
         check_links(os.path.join(ROOT, doc))
     if whole:
         check_reference("README.md")
-        others = ["CONTRIBUTING.md", "BENCHMARKS.md", "bench/README.md"]
+        others = ["CONTRIBUTING.md", "CHANGELOG.md", "BENCHMARKS.md", "bench/README.md"]
         check_no_issue_numbers([d for d in docs + others if os.path.exists(d)])
     failed = results.count(False)
     print("1..%d" % len(results))
