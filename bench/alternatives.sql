@@ -1,4 +1,4 @@
--- What a user without this extension writes instead (bench section 1).
+-- What a user without this extension writes instead, timed by bench/workloads/generate.sql.
 CREATE EXTENSION IF NOT EXISTS pgcrypto;
 -- A ULID made in PL/pgSQL and kept as text: 48-bit ms time, 80 bits from
 -- pgcrypto's gen_random_bytes(), 26 Crockford Base32 characters.
