@@ -18,6 +18,10 @@ include $(PGXS)
 ifeq ($(shell test $(VERSION_NUM) -ge 160000 && echo yes),yes)
 REGRESS += soft_errors
 endif
+# Core's uuidv7() and pg_get_loaded_modules() exist from PostgreSQL 18 on.
+ifeq ($(shell test $(VERSION_NUM) -ge 180000 && echo yes),yes)
+REGRESS += uuidv7 loaded_module
+endif
 
 ulid.o: ulid_layout.h ulid_base32.h ulid_monotonic.h ulid_random.h
 

@@ -131,7 +131,7 @@ $node->wait_for_log(qr/database system is ready to accept connections/,
   if $victim ne '';
 $node->poll_query_until('postgres', 'SELECT true');
 ok( $node->log_contains(
-		qr/server process \(PID $victim\) was terminated by signal 9/,
+		qr/(?:server process|client backend) \(PID $victim\) was terminated by signal 9/,
 		$log_offset),
 	"the server log shows backend $victim killed with signal 9");
 is( $node->safe_psql(

@@ -143,7 +143,7 @@ $node->wait_for_log(qr/database system is ready to accept connections/,
 $node->poll_query_until('postgres', 'SELECT true');
 
 ok( $node->log_contains(
-		qr/server process \(PID $victim\) was terminated by signal 9/,
+		qr/(?:server process|client backend) \(PID $victim\) was terminated by signal 9/,
 		$log_offset),
 	'kill -9 of the backend running a 3M-row insert: crash restart');
 my @batches = committed_batches();

@@ -84,8 +84,9 @@ DROP TABLE upgrade_data, upgrade_before;
 DROP EXTENSION ulid;
 CREATE EXTENSION ulid;
 CREATE TABLE upgrade_fresh AS SELECT * FROM ulid_catalog();
--- How many objects were compared (it grows with each version).
-SELECT count(*) AS objects_compared FROM upgrade_fresh;
+-- How many objects were compared (it grows with each version).  From
+-- PostgreSQL 17 on the array type ulid[] is a member too: not counted here.
+SELECT count(*) AS objects_compared FROM upgrade_fresh WHERE object <> 'type ulid[]';
 SELECT 'only after update' AS side, * FROM (TABLE upgrade_updated EXCEPT TABLE upgrade_fresh) s
 UNION ALL
 SELECT 'only in fresh install', * FROM (TABLE upgrade_fresh EXCEPT TABLE upgrade_updated) s
