@@ -1,7 +1,9 @@
 -- Bulk insert of :BULK rows into a fresh table whose primary key comes from
 -- its DEFAULT, and the size of that primary key index afterwards.  The keys
 -- of one statement are made within seconds, hundreds per millisecond:
--- gen_ulid() orders them only by millisecond, randomly within one.
+-- gen_ulid() orders them only by millisecond, randomly within one; core's
+-- uuidv7() (PostgreSQL 18 and later) orders them within a session, as
+-- gen_monotonic_ulid() does.
 -- cluster: plain
 -- rows: :BULK
 
@@ -23,7 +25,17 @@ INSERT INTO b (n) SELECT g FROM generate_series(1, :BULK) g;
 -- @size
 SELECT pg_relation_size('b_pkey');
 
--- @case ulid gen_ulid() vs bigint identity, uuid gen_random_uuid()
+-- @case uuid uuidv7() vs bigint identity, uuid gen_random_uuid()
+-- requires: to_regprocedure('uuidv7()') IS NOT NULL
+DROP TABLE IF EXISTS b;
+CREATE TABLE b (id uuid DEFAULT uuidv7() PRIMARY KEY, n int);
+CHECKPOINT;
+-- @timed
+INSERT INTO b (n) SELECT g FROM generate_series(1, :BULK) g;
+-- @size
+SELECT pg_relation_size('b_pkey');
+
+-- @case ulid gen_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
 DROP TABLE IF EXISTS b;
 CREATE TABLE b (id ulid DEFAULT gen_ulid() PRIMARY KEY, n int);
 CHECKPOINT;
@@ -32,7 +44,7 @@ INSERT INTO b (n) SELECT g FROM generate_series(1, :BULK) g;
 -- @size
 SELECT pg_relation_size('b_pkey');
 
--- @case ulid gen_monotonic_ulid() vs bigint identity, uuid gen_random_uuid()
+-- @case ulid gen_monotonic_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
 DROP TABLE IF EXISTS b;
 CREATE TABLE b (id ulid DEFAULT gen_monotonic_ulid() PRIMARY KEY, n int);
 CHECKPOINT;

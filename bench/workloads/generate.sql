@@ -5,7 +5,8 @@
 -- gen_random_uuid() by about as much as clock_timestamp() does, no more).
 -- sql_uuidv7() and plpgsql_ulid() are what a user without this extension
 -- writes instead (bench/alternatives.sql), checked first to make distinct
--- values of the right form stamped with the current time.
+-- values of the right form stamped with the current time.  On PostgreSQL
+-- 18 and later, core's uuidv7() too, the last peer of the ulid cases.
 -- cluster: plain
 -- rows: :N
 -- baseline: floor
@@ -32,16 +33,20 @@ SELECT count(*) FROM generate_series(1, :N);
 -- @case gen_random_uuid() vs floor
 SELECT count(gen_random_uuid()) FROM generate_series(1, :N);
 
+-- @case uuidv7() vs gen_random_uuid(), floor
+-- requires: to_regprocedure('uuidv7()') IS NOT NULL
+SELECT count(uuidv7()) FROM generate_series(1, :N);
+
 -- @case clock_timestamp() vs gen_random_uuid(), floor
 SELECT count(clock_timestamp()) FROM generate_series(1, :N);
 
--- @case gen_ulid() vs gen_random_uuid(), clock_timestamp(), floor
+-- @case gen_ulid() vs gen_random_uuid(), clock_timestamp(), floor, uuidv7()
 SELECT count(gen_ulid()) FROM generate_series(1, :N);
 
--- @case gen_monotonic_ulid() vs gen_ulid(), gen_random_uuid(), floor
+-- @case gen_monotonic_ulid() vs gen_ulid(), gen_random_uuid(), floor, uuidv7()
 SELECT count(gen_monotonic_ulid()) FROM generate_series(1, :N);
 
--- @case sql_uuidv7() vs gen_ulid(), gen_random_uuid()
+-- @case sql_uuidv7() vs gen_ulid(), gen_random_uuid(), uuidv7()
 SELECT count(sql_uuidv7()) FROM generate_series(1, :N);
 
 -- @case plpgsql_ulid() vs gen_ulid(), gen_random_uuid()

@@ -1,6 +1,6 @@
 -- Concurrent single-row INSERTs, 8 pgbench clients, into a fresh table per
 -- run whose primary key comes from its DEFAULT.  Measured as the time per
--- transaction (1/TPS).
+-- transaction (1/TPS).  Core's uuidv7() is a peer on PostgreSQL 18 and later.
 -- cluster: plain
 -- pgbench: -c 8 -j 2 -M prepared
 -- warmup: 0
@@ -20,14 +20,22 @@ CHECKPOINT;
 -- @timed
 INSERT INTO p (n) VALUES (1);
 
--- @case ulid gen_ulid() vs bigint identity, uuid gen_random_uuid()
+-- @case uuid uuidv7() vs bigint identity, uuid gen_random_uuid()
+-- requires: to_regprocedure('uuidv7()') IS NOT NULL
+DROP TABLE IF EXISTS p;
+CREATE TABLE p (id uuid DEFAULT uuidv7() PRIMARY KEY, n int);
+CHECKPOINT;
+-- @timed
+INSERT INTO p (n) VALUES (1);
+
+-- @case ulid gen_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
 DROP TABLE IF EXISTS p;
 CREATE TABLE p (id ulid DEFAULT gen_ulid() PRIMARY KEY, n int);
 CHECKPOINT;
 -- @timed
 INSERT INTO p (n) VALUES (1);
 
--- @case ulid gen_monotonic_ulid() vs bigint identity, uuid gen_random_uuid()
+-- @case ulid gen_monotonic_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
 DROP TABLE IF EXISTS p;
 CREATE TABLE p (id ulid DEFAULT gen_monotonic_ulid() PRIMARY KEY, n int);
 CHECKPOINT;
