@@ -4,7 +4,7 @@ MODULES = ulid
 DATA = ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
 PG_CPPFLAGS = -DULID_VERSION='"$(EXTVERSION)"'
 
-REGRESS = io upgrade binary casts ordering indexes sort generators timerange cookbook fuzz install brin
+REGRESS = io upgrade binary casts ordering indexes sort generators timerange cookbook fuzz install brin sort_nulls
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
 ISOLATION = monotonic
 ISOLATION_OPTS = --inputdir=test --load-extension=ulid
@@ -21,6 +21,11 @@ endif
 # Core's uuidv7() and pg_get_loaded_modules() exist from PostgreSQL 18 on.
 ifeq ($(shell test $(VERSION_NUM) -ge 180000 && echo yes),yes)
 REGRESS += uuidv7 loaded_module
+endif
+# PostgreSQL 19: core's uuid <-> bytea casts and base32hex, COPY ON_ERROR
+# set_null and FORMAT json, eager aggregation, REPACK, pg_restore_extended_stats().
+ifeq ($(shell test $(VERSION_NUM) -ge 190000 && echo yes),yes)
+REGRESS += bytea_uuid copy_options plans repack stats_restore
 endif
 
 ulid.o: ulid_layout.h ulid_base32.h ulid_monotonic.h ulid_random.h
