@@ -137,7 +137,7 @@ my $btrees = $new->safe_psql('postgres', <<'SQL');
 SELECT string_agg(c.relname, ' ' ORDER BY c.relname)
 FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
 JOIN pg_am am ON am.oid = c.relam
-WHERE am.amname = 'btree' AND x.indrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+WHERE am.amname = 'btree' AND c.relkind = 'i' AND x.indrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)
 SQL
 is($btrees, 'items_pkey shards_0_pkey shards_1_pkey shards_2_pkey shards_3_pkey',
 	'the btree indexes on ulid are all there');
