@@ -7,7 +7,11 @@
 -- writes instead (bench/alternatives.sql), checked first to make distinct
 -- values of the right form stamped with the current time.  On PostgreSQL
 -- 18 and later, core's uuidv7() too, the last peer of the ulid cases.
--- cluster: plain
+-- Measured again, as generate_preloaded, with shared_preload_libraries =
+-- 'ulid', where gen_monotonic_ulid() is monotonic across the whole cluster
+-- and takes a shared lock on every call; the floor and the peers are
+-- measured again there, the alternatives (plain only) are not.
+-- cluster: plain preloaded
 -- rows: :N
 -- baseline: floor
 
@@ -15,12 +19,14 @@
 \i bench/alternatives.sql
 
 -- @check
+-- cluster: plain
 SELECT count(DISTINCT s) = 1000
 	AND bool_and(s ~ '^[0-7][0-9A-HJKMNP-TV-Z]{25}$'
 				 AND abs(extract(epoch FROM ulid_time(s::ulid) - clock_timestamp())) < 60)
 FROM (SELECT plpgsql_ulid() AS s FROM generate_series(1, 1000)) x;
 
 -- @check
+-- cluster: plain
 SELECT count(DISTINCT v) = 1000
 	AND bool_and(substr(v::text, 15, 1) = '7'
 				 AND substr(v::text, 20, 1) IN ('8', '9', 'a', 'b')
@@ -47,7 +53,9 @@ SELECT count(gen_ulid()) FROM generate_series(1, :N);
 SELECT count(gen_monotonic_ulid()) FROM generate_series(1, :N);
 
 -- @case sql_uuidv7() vs gen_ulid(), gen_random_uuid(), uuidv7()
+-- cluster: plain
 SELECT count(sql_uuidv7()) FROM generate_series(1, :N);
 
 -- @case plpgsql_ulid() vs gen_ulid(), gen_random_uuid()
+-- cluster: plain
 SELECT count(plpgsql_ulid()) FROM generate_series(1, :N);

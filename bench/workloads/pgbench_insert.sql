@@ -1,7 +1,10 @@
 -- Concurrent single-row INSERTs, 8 pgbench clients, into a fresh table per
 -- run whose primary key comes from its DEFAULT.  Measured as the time per
 -- transaction (1/TPS).  Core's uuidv7() is a peer on PostgreSQL 18 and later.
--- cluster: plain
+-- Measured again, as pgbench_insert_preloaded, with shared_preload_libraries
+-- = 'ulid', where gen_monotonic_ulid() is monotonic across the cluster (a
+-- shared lock per call): that case and its bigint and gen_random_uuid() peers.
+-- cluster: plain preloaded
 -- pgbench: -c 8 -j 2 -M prepared
 -- warmup: 0
 -- rounds: 3
@@ -21,6 +24,7 @@ CHECKPOINT;
 INSERT INTO p (n) VALUES (1);
 
 -- @case uuid uuidv7() vs bigint identity, uuid gen_random_uuid()
+-- cluster: plain
 -- requires: to_regprocedure('uuidv7()') IS NOT NULL
 DROP TABLE IF EXISTS p;
 CREATE TABLE p (id uuid DEFAULT uuidv7() PRIMARY KEY, n int);
@@ -29,6 +33,7 @@ CHECKPOINT;
 INSERT INTO p (n) VALUES (1);
 
 -- @case ulid gen_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
+-- cluster: plain
 DROP TABLE IF EXISTS p;
 CREATE TABLE p (id ulid DEFAULT gen_ulid() PRIMARY KEY, n int);
 CHECKPOINT;
