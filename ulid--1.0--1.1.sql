@@ -5,5 +5,43 @@
 
 -- 1.1's install script creates the BRIN minmax-multi and bloom operator
 -- classes with plain DDL rather than in a DO block, so that CREATE EXTENSION
--- works in a database without PL/pgSQL.  An installation of 1.0 on any
--- supported major (15 and later) has them already: nothing to change here.
+-- works in a database without PL/pgSQL.  1.0 created them only on
+-- PostgreSQL 14 and later: an installation made on 13 and brought to a
+-- supported major by pg_upgrade lacks them, and gets them here.  (1.0 needed
+-- PL/pgSQL, so its installations have it.)
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_depend d
+				   JOIN pg_catalog.pg_opclass c ON c.oid OPERATOR(pg_catalog.=) d.objid
+				   WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_opclass'::pg_catalog.regclass
+					 AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+					 AND d.refobjid OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'ulid')
+					 AND c.opcname OPERATOR(pg_catalog.=) 'ulid_minmax_multi_ops') THEN
+		CREATE OPERATOR CLASS ulid_minmax_multi_ops
+		FOR TYPE ulid USING brin AS
+			OPERATOR 1 <,
+			OPERATOR 2 <=,
+			OPERATOR 3 =,
+			OPERATOR 4 >=,
+			OPERATOR 5 >,
+			FUNCTION 1 pg_catalog.brin_minmax_multi_opcinfo(pg_catalog.internal),
+			FUNCTION 2 pg_catalog.brin_minmax_multi_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 3 pg_catalog.brin_minmax_multi_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.int4),
+			FUNCTION 4 pg_catalog.brin_minmax_multi_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 5 pg_catalog.brin_minmax_multi_options(pg_catalog.internal),
+			FUNCTION 11 ulid_brin_distance(pg_catalog.internal, pg_catalog.internal),
+		STORAGE ulid;
+
+		CREATE OPERATOR CLASS ulid_bloom_ops
+		FOR TYPE ulid USING brin AS
+			OPERATOR 1 =,
+			FUNCTION 1 pg_catalog.brin_bloom_opcinfo(pg_catalog.internal),
+			FUNCTION 2 pg_catalog.brin_bloom_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 3 pg_catalog.brin_bloom_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.int4),
+			FUNCTION 4 pg_catalog.brin_bloom_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+			FUNCTION 5 pg_catalog.brin_bloom_options(pg_catalog.internal),
+			FUNCTION 11 ulid_hash(ulid),
+		STORAGE ulid;
+	END IF;
+END
+$$;

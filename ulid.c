@@ -13,6 +13,11 @@
 
 #include "postgres.h"
 
+/* First, so that it is the first error a too old server's headers give. */
+#if PG_VERSION_NUM < 150000
+#error "ulid supports PostgreSQL 15 and later"
+#endif
+
 #include <sys/time.h>
 
 #include "common/hashfn.h"
@@ -43,10 +48,6 @@
 #include "ulid_random.h"
 #include "ulid_layout.h"
 #include "ulid_monotonic.h"
-
-#if PG_VERSION_NUM < 150000
-#error "ulid supports PostgreSQL 15 and later"
-#endif
 
 #ifdef PG_MODULE_MAGIC_EXT
 PG_MODULE_MAGIC_EXT(.name = "ulid",.version = ULID_VERSION);

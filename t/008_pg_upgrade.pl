@@ -35,8 +35,12 @@ sub usable_old
 }
 
 my $old_install = $ENV{ULID_UPGRADE_FROM};
-BAIL_OUT("ULID_UPGRADE_FROM=$old_install is not an older PostgreSQL with ulid installed")
-  if defined $old_install && !usable_old($old_install);
+if (defined $old_install && !usable_old($old_install))
+{
+	fail("ULID_UPGRADE_FROM=$old_install is an older PostgreSQL with ulid installed");
+	done_testing();
+	exit;
+}
 if (!defined $old_install)
 {
 	($old_install) = grep { usable_old($_) }

@@ -92,5 +92,39 @@ UNION ALL
 SELECT 'only in fresh install', * FROM (TABLE upgrade_fresh EXCEPT TABLE upgrade_updated) s
 ORDER BY 1, 2;
 
+-- An installation of 1.0 made on PostgreSQL 13 and brought here by
+-- pg_upgrade has no BRIN minmax-multi or bloom class: the update adds them,
+-- and the catalog again equals a fresh install's.
+DROP EXTENSION ulid;
+CREATE EXTENSION ulid VERSION '1.0';
+ALTER EXTENSION ulid DROP OPERATOR CLASS ulid_minmax_multi_ops USING brin;
+ALTER EXTENSION ulid DROP OPERATOR FAMILY ulid_minmax_multi_ops USING brin;
+ALTER EXTENSION ulid DROP OPERATOR CLASS ulid_bloom_ops USING brin;
+ALTER EXTENSION ulid DROP OPERATOR FAMILY ulid_bloom_ops USING brin;
+DROP OPERATOR FAMILY ulid_minmax_multi_ops USING brin;
+DROP OPERATOR FAMILY ulid_bloom_ops USING brin;
+SELECT count(*) AS brin_classes_before FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod
+WHERE a.amname = 'brin' AND c.opcintype = 'ulid'::regtype;
+ALTER EXTENSION ulid UPDATE;
+SELECT 'only after update' AS side, * FROM (SELECT * FROM ulid_catalog() EXCEPT TABLE upgrade_fresh) s
+UNION ALL
+SELECT 'only in fresh install', * FROM (TABLE upgrade_fresh EXCEPT SELECT * FROM ulid_catalog()) s
+ORDER BY 1, 2;
+
+-- A fresh install needs no PL/pgSQL.
+BEGIN;
+DROP EXTENSION ulid;
+DROP EXTENSION plpgsql;
+-- (1.0's DO block needed it: undefined_object, 42704.)
+SAVEPOINT without_plpgsql;
+\set VERBOSITY sqlstate
+CREATE EXTENSION ulid VERSION '1.0';
+\set VERBOSITY default
+ROLLBACK TO without_plpgsql;
+CREATE EXTENSION ulid;
+SELECT count(*) AS brin_classes_without_plpgsql FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod
+WHERE a.amname = 'brin' AND c.opcintype = 'ulid'::regtype;
+ROLLBACK;
+
 DROP TABLE upgrade_updated, upgrade_fresh;
 DROP FUNCTION ulid_catalog();
