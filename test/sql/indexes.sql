@@ -8,19 +8,7 @@ SELECT amname, opcname, opcdefault, amvalidate(opc.oid)
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 WHERE opcintype = 'ulid'::regtype AND amname <> 'brin' ORDER BY amname, opcname;
 
--- Whether a plan contains a node, without depending on how a version prints it.
-CREATE FUNCTION pg_temp.plan_has(query text, node text) RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		IF position(node IN line) > 0 THEN
-			RETURN true;
-		END IF;
-	END LOOP;
-	RETURN false;
-END $$;
+\i test/sql/include/plan_has.sql
 -- btequalimage is registered, so B-tree deduplication is allowed.
 SELECT amproc::regproc FROM pg_amproc ap JOIN pg_opfamily f ON f.oid = ap.amprocfamily
 WHERE f.opfname = 'ulid_ops' AND ap.amprocnum = 4;

@@ -8,19 +8,7 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS ulid;
 RESET client_min_messages;
 
--- Whether a plan contains a node, without depending on how a version prints it.
-CREATE FUNCTION pg_temp.plan_has(query text, node text) RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		IF position(node IN line) > 0 THEN
-			RETURN true;
-		END IF;
-	END LOOP;
-	RETURN false;
-END $$;
+\i test/sql/include/plan_has.sql
 
 CREATE TABLE plan_a (id ulid NOT NULL);
 CREATE TABLE plan_b (id ulid NOT NULL);
