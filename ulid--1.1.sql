@@ -60,7 +60,11 @@ COMMENT ON TYPE ulid IS
 --
 
 -- uuid: the same 16 bytes, so binary-coercible both ways and order-preserving.
-CREATE CAST (ulid AS pg_catalog.uuid) WITHOUT FUNCTION AS ASSIGNMENT;
+-- Implicit from ulid, as from int4 to int8: every ulid is a uuid, so a ulid
+-- goes wherever a uuid is expected (a foreign key to a uuid key, a uuid
+-- function).  Only on assignment back: a uuid is a ulid only if its first 48
+-- bits are a time.
+CREATE CAST (ulid AS pg_catalog.uuid) WITHOUT FUNCTION AS IMPLICIT;
 CREATE CAST (pg_catalog.uuid AS ulid) WITHOUT FUNCTION AS ASSIGNMENT;
 
 -- bytea: the 16 bytes.
@@ -91,6 +95,22 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION ulid_from_time(pg_catalog.timestamptz) IS
 'the smallest ulid of the millisecond of a time (random part all zeros), for range predicates';
+
+CREATE FUNCTION ulid_min_at(pg_catalog.timestamptz)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_min_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_min_at(pg_catalog.timestamptz) IS
+'the smallest ulid of the millisecond containing a time: an inclusive lower bound';
+
+CREATE FUNCTION ulid_max_at(pg_catalog.timestamptz)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_max_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_max_at(pg_catalog.timestamptz) IS
+'the largest ulid of the millisecond containing a time: an inclusive upper bound';
 
 CREATE CAST (ulid AS pg_catalog.timestamptz) WITH FUNCTION ulid_time(ulid);
 CREATE CAST (pg_catalog.timestamptz AS ulid) WITH FUNCTION ulid_from_time(pg_catalog.timestamptz);
@@ -171,6 +191,177 @@ CREATE OPERATOR >= (
 
 CREATE OPERATOR > (
 	LEFTARG = ulid, RIGHTARG = ulid, PROCEDURE = ulid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+
+--
+-- Comparison with uuid
+--
+
+-- A uuid holds the same 16 bytes and sorts the same way (memcmp order), so
+-- the same-type C functions compare a ulid with a uuid.  The operators are
+-- members of the ulid btree and hash families below, so an index on a ulid
+-- column serves uuid-typed parameters, and ulid and uuid columns join by
+-- hash and merge joins and reference each other in foreign keys.
+
+-- Planner support: lets an index on a uuid column serve a comparison with a
+-- ulid value (see ulid.c).
+CREATE FUNCTION ulid_uuid_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_uuid_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_uuid_lt(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_lt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION ulid_uuid_le(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_le'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION ulid_uuid_eq(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_eq'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION ulid_uuid_ne(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_ne'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE FUNCTION ulid_uuid_ge(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_ge'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION ulid_uuid_gt(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_gt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION ulid_uuid_cmp(ulid, pg_catalog.uuid)
+RETURNS pg_catalog.int4
+AS 'MODULE_PATHNAME', 'ulid_cmp'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE FUNCTION uuid_ulid_lt(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_lt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION uuid_ulid_le(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_le'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION uuid_ulid_eq(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_eq'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION uuid_ulid_ne(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_ne'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE FUNCTION uuid_ulid_ge(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_ge'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION uuid_ulid_gt(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_gt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+SUPPORT ulid_uuid_support;
+
+CREATE FUNCTION uuid_ulid_cmp(pg_catalog.uuid, ulid)
+RETURNS pg_catalog.int4
+AS 'MODULE_PATHNAME', 'ulid_cmp'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OPERATOR < (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+
+CREATE OPERATOR <= (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+
+CREATE OPERATOR = (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel,
+	HASHES, MERGES
+);
+
+CREATE OPERATOR <> (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
+);
+
+CREATE OPERATOR >= (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+
+CREATE OPERATOR > (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+
+CREATE OPERATOR < (
+	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+
+CREATE OPERATOR <= (
+	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+
+CREATE OPERATOR = (
+	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_eq,
+	COMMUTATOR = =, NEGATOR = <>,
+	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel,
+	HASHES, MERGES
+);
+
+CREATE OPERATOR <> (
+	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_ne,
+	COMMUTATOR = <>, NEGATOR = =,
+	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
+);
+
+CREATE OPERATOR >= (
+	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+
+CREATE OPERATOR > (
+	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
 	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
@@ -266,6 +457,56 @@ FOR TYPE ulid USING brin AS
 	FUNCTION 11 ulid_hash(ulid),
 STORAGE ulid;
 
+-- The ulid btree family also holds uuid's own comparison members and the
+-- cross-type ones, so that each pair of its types is complete: merge joins,
+-- foreign keys and IN (subquery) between ulid and uuid look up the
+-- (uuid, uuid) members in the same family.
+ALTER OPERATOR FAMILY ulid_ops USING btree ADD
+	OPERATOR 1 < (ulid, pg_catalog.uuid),
+	OPERATOR 2 <= (ulid, pg_catalog.uuid),
+	OPERATOR 3 = (ulid, pg_catalog.uuid),
+	OPERATOR 4 >= (ulid, pg_catalog.uuid),
+	OPERATOR 5 > (ulid, pg_catalog.uuid),
+	FUNCTION 1 (ulid, pg_catalog.uuid) ulid_uuid_cmp(ulid, pg_catalog.uuid),
+	OPERATOR 1 < (pg_catalog.uuid, ulid),
+	OPERATOR 2 <= (pg_catalog.uuid, ulid),
+	OPERATOR 3 = (pg_catalog.uuid, ulid),
+	OPERATOR 4 >= (pg_catalog.uuid, ulid),
+	OPERATOR 5 > (pg_catalog.uuid, ulid),
+	FUNCTION 1 (pg_catalog.uuid, ulid) uuid_ulid_cmp(pg_catalog.uuid, ulid),
+	OPERATOR 1 pg_catalog.< (pg_catalog.uuid, pg_catalog.uuid),
+	OPERATOR 2 pg_catalog.<= (pg_catalog.uuid, pg_catalog.uuid),
+	OPERATOR 3 pg_catalog.= (pg_catalog.uuid, pg_catalog.uuid),
+	OPERATOR 4 pg_catalog.>= (pg_catalog.uuid, pg_catalog.uuid),
+	OPERATOR 5 pg_catalog.> (pg_catalog.uuid, pg_catalog.uuid),
+	FUNCTION 1 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_cmp(pg_catalog.uuid, pg_catalog.uuid),
+	FUNCTION 2 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_sortsupport(pg_catalog.internal);
+
+-- The same for hash joins and hashed IN (subquery): equal values have equal
+-- bytes, and uuid's hash functions hash the same bytes the same way.
+ALTER OPERATOR FAMILY ulid_hash_ops USING hash ADD
+	OPERATOR 1 = (ulid, pg_catalog.uuid),
+	OPERATOR 1 = (pg_catalog.uuid, ulid),
+	OPERATOR 1 pg_catalog.= (pg_catalog.uuid, pg_catalog.uuid),
+	FUNCTION 1 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_hash(pg_catalog.uuid),
+	FUNCTION 2 (pg_catalog.uuid, pg_catalog.uuid) pg_catalog.uuid_hash_extended(pg_catalog.uuid, pg_catalog.int8);
+
+-- BRIN minmax and minmax-multi compare a summary with a uuid bound through
+-- the cross-type operators.
+ALTER OPERATOR FAMILY ulid_minmax_ops USING brin ADD
+	OPERATOR 1 < (ulid, pg_catalog.uuid),
+	OPERATOR 2 <= (ulid, pg_catalog.uuid),
+	OPERATOR 3 = (ulid, pg_catalog.uuid),
+	OPERATOR 4 >= (ulid, pg_catalog.uuid),
+	OPERATOR 5 > (ulid, pg_catalog.uuid);
+
+ALTER OPERATOR FAMILY ulid_minmax_multi_ops USING brin ADD
+	OPERATOR 1 < (ulid, pg_catalog.uuid),
+	OPERATOR 2 <= (ulid, pg_catalog.uuid),
+	OPERATOR 3 = (ulid, pg_catalog.uuid),
+	OPERATOR 4 >= (ulid, pg_catalog.uuid),
+	OPERATOR 5 > (ulid, pg_catalog.uuid);
+
 --
 -- Aggregates
 --
@@ -341,3 +582,72 @@ LANGUAGE C STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION ulid_monotonic_scope() IS
 'cluster when ulid is in shared_preload_libraries (gen_monotonic_ulid() is monotonic across all sessions), else backend';
+
+--
+-- Descriptions (shown by \df+, \do+, \dT+, \dC+ and \dAc+)
+--
+
+COMMENT ON FUNCTION ulid_in(pg_catalog.cstring) IS 'I/O';
+COMMENT ON FUNCTION ulid_out(ulid) IS 'I/O';
+COMMENT ON FUNCTION ulid_recv(pg_catalog.internal) IS 'I/O';
+COMMENT ON FUNCTION ulid_send(ulid) IS 'I/O';
+COMMENT ON CAST (ulid AS pg_catalog.uuid) IS 'the same 16 bytes; implicit: a ulid is a uuid';
+COMMENT ON CAST (pg_catalog.uuid AS ulid) IS 'the same 16 bytes; on assignment: a uuid is a ulid only if its first 48 bits are a time';
+COMMENT ON CAST (ulid AS pg_catalog.bytea) IS 'the 16 bytes, big-endian';
+COMMENT ON CAST (pg_catalog.bytea AS ulid) IS 'from 16 bytes, big-endian';
+COMMENT ON CAST (ulid AS pg_catalog.timestamptz) IS 'the embedded time (ulid_time)';
+COMMENT ON CAST (pg_catalog.timestamptz AS ulid) IS 'the smallest ulid of the millisecond (ulid_min_at)';
+COMMENT ON FUNCTION ulid_lt(ulid, ulid) IS 'implementation of < operator';
+COMMENT ON FUNCTION ulid_le(ulid, ulid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'implementation of = operator';
+COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION ulid_ge(ulid, ulid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION ulid_gt(ulid, ulid) IS 'implementation of > operator';
+COMMENT ON FUNCTION ulid_cmp(ulid, ulid) IS 'less-equal-greater';
+COMMENT ON OPERATOR < (ulid, ulid) IS 'less than';
+COMMENT ON OPERATOR <= (ulid, ulid) IS 'less than or equal';
+COMMENT ON OPERATOR = (ulid, ulid) IS 'equal';
+COMMENT ON OPERATOR <> (ulid, ulid) IS 'not equal';
+COMMENT ON OPERATOR >= (ulid, ulid) IS 'greater than or equal';
+COMMENT ON OPERATOR > (ulid, ulid) IS 'greater than';
+COMMENT ON FUNCTION ulid_uuid_lt(ulid, pg_catalog.uuid) IS 'implementation of < operator';
+COMMENT ON FUNCTION ulid_uuid_le(ulid, pg_catalog.uuid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION ulid_uuid_eq(ulid, pg_catalog.uuid) IS 'implementation of = operator';
+COMMENT ON FUNCTION ulid_uuid_ne(ulid, pg_catalog.uuid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION ulid_uuid_ge(ulid, pg_catalog.uuid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION ulid_uuid_gt(ulid, pg_catalog.uuid) IS 'implementation of > operator';
+COMMENT ON FUNCTION ulid_uuid_cmp(ulid, pg_catalog.uuid) IS 'less-equal-greater';
+COMMENT ON OPERATOR < (ulid, pg_catalog.uuid) IS 'less than';
+COMMENT ON OPERATOR <= (ulid, pg_catalog.uuid) IS 'less than or equal';
+COMMENT ON OPERATOR = (ulid, pg_catalog.uuid) IS 'equal';
+COMMENT ON OPERATOR <> (ulid, pg_catalog.uuid) IS 'not equal';
+COMMENT ON OPERATOR >= (ulid, pg_catalog.uuid) IS 'greater than or equal';
+COMMENT ON OPERATOR > (ulid, pg_catalog.uuid) IS 'greater than';
+COMMENT ON FUNCTION uuid_ulid_lt(pg_catalog.uuid, ulid) IS 'implementation of < operator';
+COMMENT ON FUNCTION uuid_ulid_le(pg_catalog.uuid, ulid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION uuid_ulid_eq(pg_catalog.uuid, ulid) IS 'implementation of = operator';
+COMMENT ON FUNCTION uuid_ulid_ne(pg_catalog.uuid, ulid) IS 'implementation of <> operator';
+COMMENT ON FUNCTION uuid_ulid_ge(pg_catalog.uuid, ulid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION uuid_ulid_gt(pg_catalog.uuid, ulid) IS 'implementation of > operator';
+COMMENT ON FUNCTION uuid_ulid_cmp(pg_catalog.uuid, ulid) IS 'less-equal-greater';
+COMMENT ON OPERATOR < (pg_catalog.uuid, ulid) IS 'less than';
+COMMENT ON OPERATOR <= (pg_catalog.uuid, ulid) IS 'less than or equal';
+COMMENT ON OPERATOR = (pg_catalog.uuid, ulid) IS 'equal';
+COMMENT ON OPERATOR <> (pg_catalog.uuid, ulid) IS 'not equal';
+COMMENT ON OPERATOR >= (pg_catalog.uuid, ulid) IS 'greater than or equal';
+COMMENT ON OPERATOR > (pg_catalog.uuid, ulid) IS 'greater than';
+COMMENT ON FUNCTION ulid_uuid_support(pg_catalog.internal) IS 'planner support for ulid-uuid comparisons on a uuid index';
+COMMENT ON FUNCTION ulid_sortsupport(pg_catalog.internal) IS 'sort support';
+COMMENT ON FUNCTION ulid_hash(ulid) IS 'hash';
+COMMENT ON FUNCTION ulid_hash_extended(ulid, pg_catalog.int8) IS 'hash';
+COMMENT ON FUNCTION ulid_brin_distance(pg_catalog.internal, pg_catalog.internal) IS 'BRIN minmax-multi distance';
+COMMENT ON OPERATOR CLASS ulid_ops USING btree IS 'default B-tree operator class for ulid; its family also compares ulid with uuid';
+COMMENT ON OPERATOR FAMILY ulid_ops USING btree IS 'B-tree operator family of ulid and uuid: both types and the comparisons between them';
+COMMENT ON OPERATOR CLASS ulid_hash_ops USING hash IS 'default hash operator class for ulid; its family also compares ulid with uuid';
+COMMENT ON OPERATOR FAMILY ulid_hash_ops USING hash IS 'hash operator family of ulid and uuid: both types and the equality between them';
+COMMENT ON OPERATOR CLASS ulid_minmax_ops USING brin IS 'default BRIN operator class for ulid: one [min, max] per block range';
+COMMENT ON OPERATOR FAMILY ulid_minmax_ops USING brin IS 'BRIN minmax operator family for ulid, with uuid bounds';
+COMMENT ON OPERATOR CLASS ulid_minmax_multi_ops USING brin IS 'BRIN operator class for ulid: several [min, max] intervals per block range, for rows out of time order';
+COMMENT ON OPERATOR FAMILY ulid_minmax_multi_ops USING brin IS 'BRIN minmax-multi operator family for ulid, with uuid bounds';
+COMMENT ON OPERATOR CLASS ulid_bloom_ops USING brin IS 'BRIN operator class for ulid: a bloom filter per block range, for equality';
+COMMENT ON OPERATOR FAMILY ulid_bloom_ops USING brin IS 'BRIN bloom operator family for ulid';

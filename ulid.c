@@ -20,6 +20,9 @@
 
 #include <sys/time.h>
 
+#include "access/stratnum.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_type_d.h"
 #include "common/hashfn.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
@@ -27,6 +30,9 @@
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
+#include "nodes/supportnodes.h"
 #include "port/pg_bswap.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
@@ -40,6 +46,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #pragma GCC diagnostic pop
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
@@ -239,16 +246,42 @@ ulid_time(PG_FUNCTION_ARGS)
 						  UNIX_TO_PG_EPOCH_USECS);
 }
 
-/* The smallest ULID of ts's millisecond: the time, then 80 zero bits. */
+/*
+ * The smallest or the largest ULID of ts's millisecond: the time, then 80
+ * zero bits or 80 one bits.
+ */
+static Ulid *
+ulid_bound_of_ms(TimestampTz ts, uint8 random_fill)
+{
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	ulid_set_time(result->data, timestamptz_to_ulid_ms(ts));
+	memset(result->data + ULID_TIME_BYTES, random_fill, ULID_RANDOM_BYTES);
+	return result;
+}
+
+/* The timestamptz-to-ulid cast: the smallest ULID of ts's millisecond. */
 PG_FUNCTION_INFO_V1(ulid_from_time);
 Datum
 ulid_from_time(PG_FUNCTION_ARGS)
 {
-	Ulid	   *result = palloc0(sizeof(Ulid));
+	PG_RETURN_ULID_P(ulid_bound_of_ms(PG_GETARG_TIMESTAMPTZ(0), 0x00));
+}
 
-	ulid_set_time(result->data,
-				  timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)));
-	PG_RETURN_ULID_P(result);
+/* The smallest ULID of ts's millisecond, the inclusive lower bound. */
+PG_FUNCTION_INFO_V1(ulid_min_at);
+Datum
+ulid_min_at(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_ULID_P(ulid_bound_of_ms(PG_GETARG_TIMESTAMPTZ(0), 0x00));
+}
+
+/* The largest ULID of ts's millisecond, the inclusive upper bound. */
+PG_FUNCTION_INFO_V1(ulid_max_at);
+Datum
+ulid_max_at(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_ULID_P(ulid_bound_of_ms(PG_GETARG_TIMESTAMPTZ(0), 0xFF));
 }
 
 /*****************************************************************************
@@ -326,6 +359,102 @@ Datum
 ulid_cmp(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(ulid_internal_cmp(PG_GETARG_ULID_P(0), PG_GETARG_ULID_P(1)));
+}
+
+/*****************************************************************************
+ *	Comparison with uuid
+ *****************************************************************************/
+
+/*
+ * The SQL functions behind the ulid/uuid operators are the same-type C
+ * functions above: a uuid is the same 16 bytes in the same order.
+ *
+ * Planner support for them.  The ulid operator families hold the cross-type
+ * operators, so an index on a ulid column serves a uuid value directly.  An
+ * index on a uuid column has core's uuid_ops, which knows nothing of ulid:
+ * asked about "uuid_col < ulid_value" (or "ulid_value > uuid_col"), this
+ * answers with "uuid_col < ulid_value::uuid" in the index's own operator,
+ * an exact equivalent (not lossy), so that index is used too.
+ */
+PG_FUNCTION_INFO_V1(ulid_uuid_support);
+Datum
+ulid_uuid_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+	SupportRequestIndexCondition *req;
+	OpExpr	   *clause;
+	Node	   *key;
+	Node	   *value;
+	FmgrInfo	finfo;
+	int			strategy;
+	Oid			uuid_op;
+	RelabelType *relabel;
+	OpExpr	   *result;
+
+	if (!IsA(rawreq, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(NULL);
+	req = (SupportRequestIndexCondition *) rawreq;
+	if (!is_opclause(req->node) || list_length(((OpExpr *) req->node)->args) != 2)
+		PG_RETURN_POINTER(NULL);
+	clause = (OpExpr *) req->node;
+	key = (Node *) list_nth(clause->args, req->indexarg);
+	value = (Node *) list_nth(clause->args, 1 - req->indexarg);
+	/* A uuid index column; the other argument is then the ulid. */
+	if (exprType(key) != UUIDOID ||
+		req->index->opcintype[req->indexcol] != UUIDOID)
+		PG_RETURN_POINTER(NULL);
+
+	/*
+	 * What the clause means, from the function it calls (not from the
+	 * operator's name, which anyone can give to any function), seen from the
+	 * index key's side.
+	 */
+	fmgr_info(clause->opfuncid, &finfo);
+	if (finfo.fn_addr == ulid_lt)
+		strategy = BTLessStrategyNumber;
+	else if (finfo.fn_addr == ulid_le)
+		strategy = BTLessEqualStrategyNumber;
+	else if (finfo.fn_addr == ulid_eq)
+		strategy = BTEqualStrategyNumber;
+	else if (finfo.fn_addr == ulid_ge)
+		strategy = BTGreaterEqualStrategyNumber;
+	else if (finfo.fn_addr == ulid_gt)
+		strategy = BTGreaterStrategyNumber;
+	else
+		PG_RETURN_POINTER(NULL);
+	if (req->indexarg == 1)
+		strategy = BTMaxStrategyNumber + 1 - strategy;	/* < and >, <= and >= swap */
+
+	if (req->index->relam == BTREE_AM_OID)
+		uuid_op = get_opfamily_member(req->opfamily, UUIDOID, UUIDOID, strategy);
+	else if (req->index->relam == HASH_AM_OID && strategy == BTEqualStrategyNumber)
+		uuid_op = get_opfamily_member(req->opfamily, UUIDOID, UUIDOID,
+									  HTEqualStrategyNumber);
+	else
+		uuid_op = InvalidOid;
+	if (!OidIsValid(uuid_op))
+		PG_RETURN_POINTER(NULL);
+
+	/* key uuid_op value::uuid, built here: makefuncs.h is not -Wextra clean on 15 */
+	relabel = makeNode(RelabelType);
+	relabel->arg = (Expr *) value;
+	relabel->resulttype = UUIDOID;
+	relabel->resulttypmod = -1;
+	relabel->resultcollid = InvalidOid;
+	relabel->relabelformat = COERCE_IMPLICIT_CAST;
+	relabel->location = -1;
+	result = makeNode(OpExpr);
+	result->opno = uuid_op;
+	result->opfuncid = InvalidOid;
+	result->opresulttype = BOOLOID;
+	result->opretset = false;
+	result->opcollid = InvalidOid;
+	result->inputcollid = InvalidOid;
+	result->args = list_make2(key, relabel);
+	result->location = -1;
+
+	req->lossy = false;
+	PG_RETURN_POINTER(list_make1(result));
 }
 
 /*****************************************************************************
