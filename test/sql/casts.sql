@@ -9,7 +9,8 @@ SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid;
 SELECT '01563df3-6481-d676-4c61-efb99302bd5b'::uuid::ulid;
 SELECT '00000000000000000000000000'::ulid::uuid, '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ulid::uuid;
 SELECT 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid::ulid;
--- The cast is binary-coercible, assignment, both directions.
+-- The cast is binary-coercible both ways: implicit from ulid (a ulid is a
+-- uuid), on assignment from uuid.
 SELECT castsource::regtype, casttarget::regtype, castmethod, castcontext
 FROM pg_cast WHERE castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype
 ORDER BY 1::text, 2::text;
