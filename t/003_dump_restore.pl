@@ -1,6 +1,7 @@
 # pg_dump -Fc and pg_restore of a database that uses ulid in every way it
 # can be stored: columns, arrays, defaults, a generated column, primary keys,
-# hash and BRIN indexes, range and hash partitions.  The restored data must be
+# hash and BRIN indexes, range and hash partitions, foreign keys between ulid
+# and uuid both ways, a view comparing them.  The restored data must be
 # identical and the restored objects must work.
 
 use strict;
@@ -43,6 +44,15 @@ CREATE TABLE shards (id ulid PRIMARY KEY, n int) PARTITION BY HASH (id);
 CREATE TABLE shards_0 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE shards_1 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 INSERT INTO shards SELECT id, 1 FROM items;
+CREATE TABLE legacy (u uuid PRIMARY KEY);
+INSERT INTO legacy SELECT as_uuid FROM items WHERE as_uuid IS NOT NULL;
+CREATE TABLE links (
+	to_item uuid REFERENCES items (id),
+	to_legacy ulid REFERENCES legacy (u)
+);
+INSERT INTO links SELECT id, as_uuid FROM items WHERE as_uuid IS NOT NULL ORDER BY id LIMIT 1000;
+CREATE VIEW linked AS
+	SELECT i.id, l.u FROM items i JOIN legacy l ON i.as_uuid = l.u WHERE i.id > l.u;
 ));
 
 my $dump = $node->basedir . '/source.dump';
@@ -55,11 +65,11 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'restored', $dump ],
 	'pg_restore into a new database');
 
 # Row count and a digest of every row in id order, the same in both.
-my %rows = (items => 20002, events => 10000, shards => 20002);
+my %rows = (items => 20002, events => 10000, shards => 20002, links => 1000);
 for my $table (sort keys %rows)
 {
 	my $query =
-	  "SELECT count(*) || ' rows, md5 ' || md5(string_agg(t::text, '|' ORDER BY t.id)) FROM $table t";
+	  "SELECT count(*) || ' rows, md5 ' || md5(string_agg(t::text, '|' ORDER BY t::text)) FROM $table t";
 	my $source = $node->safe_psql('source', $query);
 	my $restored = $node->safe_psql('restored', $query);
 	ok($source =~ /^$rows{$table} rows, md5 [0-9a-f]{32}$/ && $restored eq $source,
@@ -90,6 +100,19 @@ is( $node->safe_psql(
 	),
 	't',
 	'restored hash partitions hold the rows their hash says');
+
+# Foreign keys between ulid and uuid, both ways, are restored and enforced.
+my ($ret, $out, $err) = $node->psql('restored',
+	"INSERT INTO links (to_item) VALUES ('00000000-0000-0000-0000-000000000001')");
+like($err, qr/violates foreign key constraint "links_to_item_fkey"/,
+	'restored foreign key from a uuid column to a ulid key is enforced');
+($ret, $out, $err) = $node->psql('restored',
+	"INSERT INTO links (to_legacy) VALUES ('00000000000000000000000001')");
+like($err, qr/violates foreign key constraint "links_to_legacy_fkey"/,
+	'restored foreign key from a ulid column to a uuid key is enforced');
+is( $node->safe_psql('restored', 'SELECT count(*) FROM linked'),
+	$node->safe_psql('source', 'SELECT count(*) FROM linked'),
+	'restored view comparing ulid with uuid gives the same rows');
 
 $node->stop;
 done_testing();
