@@ -93,6 +93,26 @@ INSERT INTO events
 	FROM generate_series(1, 2000) g;
 SQL
 
+# A second database on the current version: the ulid operator families
+# hold uuid members and foreign keys go between ulid and uuid both ways.
+# pg_upgrade dumps an extension's families member by member.
+$old->safe_psql('postgres', 'CREATE DATABASE current');
+$old->safe_psql('current', <<'SQL');
+CREATE EXTENSION ulid;
+CREATE TABLE orders (id ulid PRIMARY KEY);
+INSERT INTO orders SELECT gen_ulid() FROM generate_series(1, 1000);
+CREATE TABLE legacy (u uuid PRIMARY KEY);
+INSERT INTO legacy SELECT id FROM orders;
+CREATE TABLE links (to_order uuid REFERENCES orders (id), to_legacy ulid REFERENCES legacy (u));
+INSERT INTO links SELECT id, id FROM orders;
+SQL
+my $families = <<'SQL';
+SELECT f.opfname || ' ' || a.amname || ': ' || count(*)
+FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily JOIN pg_am a ON a.oid = f.opfmethod
+WHERE f.opfname LIKE 'ulid%' GROUP BY f.opfname, a.amname ORDER BY 1
+SQL
+my $families_before = $old->safe_psql('current', $families);
+
 my @tables = qw(items by_hash by_minmax by_multi by_bloom shards events);
 # An ordered checksum of a table: every row, in id order.
 sub checksum
@@ -199,6 +219,20 @@ is( $new->safe_psql(
 		"INSERT INTO events (body) VALUES ('new') RETURNING tableoid::regclass"),
 	'events_2026',
 	'range partitions by time route a new row');
+
+is($new->safe_psql('current', $families), $families_before,
+	'the ulid operator families keep every member, uuid ones included');
+is( $new->safe_psql('current',
+		"SELECT bool_and(amvalidate(oid)) FROM pg_opclass WHERE opcintype = 'ulid'::regtype"),
+	't', 'the ulid operator classes validate');
+my ($ret, $out, $err) = $new->psql('current',
+	"INSERT INTO links VALUES ('00000000-0000-0000-0000-000000000001', NULL)");
+like($err, qr/violates foreign key constraint "links_to_order_fkey"/,
+	'a foreign key from a uuid column to a ulid key is enforced after pg_upgrade');
+($ret, $out, $err) = $new->psql('current',
+	"INSERT INTO links VALUES (NULL, '00000000000000000000000001')");
+like($err, qr/violates foreign key constraint "links_to_legacy_fkey"/,
+	'a foreign key from a ulid column to a uuid key is enforced after pg_upgrade');
 
 $new->safe_psql('postgres', 'ALTER EXTENSION ulid UPDATE');
 is( $new->safe_psql(
