@@ -101,6 +101,23 @@ def readme_text(conn):
     expect_equal("readme: text insert and select", row, ("01ARYZ6S41TSV4RRFFQ69G5FAV", "tea"))
 
 
+def readme_uuid(conn):
+    # docs/clients.md snippet: uuid.UUID parameters.
+    order_id = uuid.UUID("01563df3-6481-d676-4c61-efb99302bd5b")  # 01ARYZ6S41TSV4RRFFQ69G5FAV
+    cur = conn.cursor()
+    cur.execute("SELECT item FROM orders WHERE id = %s", (order_id,))
+    row = cur.fetchone()  # ('tea',)
+    cur.execute("SELECT id::uuid FROM orders WHERE id = ANY(%s)", ([order_id],))
+    back = cur.fetchone()[0]  # UUID('01563df3-6481-d676-4c61-efb99302bd5b')
+    expect_equal("readme: select by a uuid.UUID parameter", row, ("tea",))
+    expect_equal("readme: = ANY of uuid.UUID values, id::uuid back", back, order_id)
+    # The parameter is sent typed uuid, and the primary key still serves it.
+    cur.execute("SET enable_seqscan = off")
+    plan = "\n".join(r[0] for r in cur.execute("EXPLAIN SELECT item FROM orders WHERE id = %s", (order_id,)))
+    check("uuid parameter: the plan uses orders_pkey", "orders_pkey" in plan and "::uuid" in plan, plan)
+    cur.execute("RESET enable_seqscan")
+
+
 def readme_binary(conn):
     # docs/clients.md snippet: binary, with the adapters registered.
     register_ulid(conn)
@@ -302,6 +319,7 @@ def main():
         conn.execute("CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT gen_ulid(), item text)")
         conn.execute("CREATE TABLE orders_archive (id ulid PRIMARY KEY, item text)")
         readme_text(conn)
+        readme_uuid(conn)
         readme_binary(conn)
         round_trips(conn, random.Random(seed))
         fuzz(conn, random.Random(seed))
