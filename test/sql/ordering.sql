@@ -17,11 +17,12 @@ SELECT ulid_cmp('01ARYZ6S41TSV4RRFFQ69G5FAV', '01ARYZ6S41TSV4RRFFQ69G5FAW') < 0,
 SELECT '01ARYZ6S41ZZZZZZZZZZZZZZZZ'::ulid < '01ARYZ6S420000000000000000'::ulid;
 
 -- The operators carry commutators, negators and estimators; = hashes and merges.
-SELECT oprname, oprcom::regoper, oprnegate::regoper, oprrest, oprjoin, oprcanhash, oprcanmerge
-FROM pg_operator WHERE oprleft = 'ulid'::regtype ORDER BY oprname;
--- The comparison functions and ulid_time are LEAKPROOF; nothing else is.
+SELECT oprleft::regtype, oprname, oprright::regtype, oprcom::regoperator, oprnegate::regoperator, oprrest, oprjoin, oprcanhash, oprcanmerge
+FROM pg_operator WHERE 'ulid'::regtype IN (oprleft, oprright) ORDER BY oprleft::regtype::text, oprright::regtype::text, oprname;
+-- The comparison functions (with uuid too) and ulid_time are LEAKPROOF;
+-- nothing else is.
 SELECT proname, proleakproof FROM pg_proc
-WHERE proname LIKE 'ulid%' AND proleakproof ORDER BY proname;
+WHERE (proname LIKE 'ulid%' OR proname LIKE 'uuid_ulid%') AND proleakproof ORDER BY proname;
 
 -- 10,000 ids over many milliseconds: the same order by value, by text
 -- (bytewise, collation "C") and by uuid.

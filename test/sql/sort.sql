@@ -5,8 +5,8 @@ CREATE EXTENSION IF NOT EXISTS ulid;
 CREATE EXTENSION IF NOT EXISTS amcheck;
 RESET client_min_messages;
 
-SELECT amproc::regproc FROM pg_amproc ap JOIN pg_opfamily f ON f.oid = ap.amprocfamily
-WHERE f.opfname = 'ulid_ops' AND ap.amprocnum = 2;
+SELECT amproclefttype::regtype, amproc::regproc FROM pg_amproc ap JOIN pg_opfamily f ON f.oid = ap.amprocfamily
+WHERE f.opfname = 'ulid_ops' AND ap.amprocnum = 2 ORDER BY amproclefttype::regtype::text;
 
 -- In-memory sorts unless a case says otherwise.
 SET work_mem = '64MB';
