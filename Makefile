@@ -18,6 +18,10 @@ include $(PGXS)
 ifeq ($(shell test $(VERSION_NUM) -ge 160000 && echo yes),yes)
 REGRESS += soft_errors
 endif
+# COPY ... ON_ERROR ignore exists from PostgreSQL 17 on.
+ifeq ($(shell test $(VERSION_NUM) -ge 170000 && echo yes),yes)
+REGRESS += copy_on_error
+endif
 # Core's uuidv7() and pg_get_loaded_modules() exist from PostgreSQL 18 on.
 ifeq ($(shell test $(VERSION_NUM) -ge 180000 && echo yes),yes)
 REGRESS += uuidv7 loaded_module
