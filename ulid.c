@@ -102,11 +102,12 @@ describe_char(const char *p, int len)
  * Report why str is neither a ULID nor a UUID in its canonical form, as a
  * soft error where the caller allows it.  Runs only on failure, so it may
  * walk the string again to count its characters, as the database encoding
- * defines them (see describe_char()), and find the first bad one.  26
- * characters are judged as a ULID, in the order a reader would check:
- * characters, then range; a UUID written another way is shown in the form
- * to write, or its count of digits; 36 characters are judged as a canonical UUID; any other length
- * is reported as such.
+ * defines them (see describe_char()), and find the first bad one; the
+ * bounded length never steps past the terminator.  26 characters are judged
+ * as a ULID, in the order a reader would check: characters, then range.  A
+ * UUID written another way is shown in the form to write, or its count of
+ * digits is; other strings of 36 characters are judged as a canonical UUID;
+ * any other length is reported as such.
  */
 static void
 report_bad_text(const char *str, Node *escontext)
