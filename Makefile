@@ -18,6 +18,10 @@ include $(PGXS)
 ifeq ($(shell test $(VERSION_NUM) -ge 160000 && echo yes),yes)
 REGRESS += soft_errors
 endif
+# COPY ... ON_ERROR ignore exists from PostgreSQL 17 on.
+ifeq ($(shell test $(VERSION_NUM) -ge 170000 && echo yes),yes)
+REGRESS += copy_on_error
+endif
 # Core's uuidv7() and pg_get_loaded_modules() exist from PostgreSQL 18 on.
 ifeq ($(shell test $(VERSION_NUM) -ge 180000 && echo yes),yes)
 REGRESS += uuidv7 loaded_module
@@ -28,16 +32,16 @@ ifeq ($(shell test $(VERSION_NUM) -ge 190000 && echo yes),yes)
 REGRESS += bytea_uuid copy_options plans repack stats_restore
 endif
 
-ulid.o: ulid_layout.h ulid_base32.h ulid_monotonic.h ulid_random.h
+ulid.o: ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_random.h
 
 # Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
-test/unit: test/unit.c ulid_layout.h ulid_base32.h ulid_monotonic.h ulid_random.h
+test/unit: test/unit.c ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_random.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -o $@ $<
 unitcheck: test/unit
 	test/unit
 
 FUZZ_SECONDS ?= 60
-test/fuzz: test/fuzz.c ulid_layout.h ulid_base32.h
+test/fuzz: test/fuzz.c ulid_layout.h ulid_base32.h ulid_uuidtext.h
 	clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $<
 # libFuzzer's log is shown only on failure; one TAP line says how the run went.
 fuzzcheck: test/fuzz

@@ -7,8 +7,9 @@
  * support, hashing, BRIN support, aggregates, generators.  The logic that
  * needs no server lives in headers the unit tests and the fuzzer include
  * alone: the byte layout and the value as a number (ulid_layout.h), the
- * Base32 codec (ulid_base32.h), the monotonic step (ulid_monotonic.h) and the
- * pool of random bytes (ulid_random.h).
+ * Base32 codec (ulid_base32.h), the UUID text form on input
+ * (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the pool of
+ * random bytes (ulid_random.h).
  */
 
 #include "postgres.h"
@@ -55,6 +56,7 @@
 #include "ulid_random.h"
 #include "ulid_layout.h"
 #include "ulid_monotonic.h"
+#include "ulid_uuidtext.h"
 
 #ifdef PG_MODULE_MAGIC_EXT
 PG_MODULE_MAGIC_EXT(.name = "ulid",.version = ULID_VERSION);
@@ -86,57 +88,136 @@ typedef struct Ulid
  *****************************************************************************/
 
 /*
- * Report why str is not a ULID, as a soft error where the caller allows it.
- * Runs only on failure, so it may walk the string again to count characters
- * (not bytes) and find the first bad one.  The faults are reported in the
- * order a reader would check: length, then characters, then range.
+ * The character at p (len bytes), for an error detail: quoted as written,
+ * or, in a SQL_ASCII database, by its value if it is a byte above 127.
+ * SQL_ASCII declares no encoding: core counts each byte as a character
+ * (length(), substr() and pg_mblen() agree) and leaves bytes above 127
+ * uninterpreted, so such a byte is one character, but one that cannot be
+ * shown: quoted alone, it may be the half of a UTF-8 character the client
+ * sent.  Every other server encoding defines its characters, and the server
+ * has checked that the input is valid in it.
+ */
+static char *
+describe_char(const char *p, int len)
+{
+	if (GetDatabaseEncoding() == PG_SQL_ASCII && IS_HIGHBIT_SET(*p))
+		return psprintf("Byte 0x%02X", (unsigned char) *p);
+	return psprintf("Character \"%.*s\"", len, p);
+}
+
+/*
+ * Report why str is neither a ULID nor a UUID in its canonical form, as a
+ * soft error where the caller allows it.  Runs only on failure, so it may
+ * walk the string again to count its characters, as the database encoding
+ * defines them (see describe_char()), and find the first bad one; the
+ * bounded length never steps past the terminator.  26 characters are judged
+ * as a ULID, in the order a reader would check: characters, then range.  A
+ * UUID written another way is shown in the form to write, or its count of
+ * digits is; other strings of 36 characters are judged as a canonical UUID;
+ * any other length is reported as such.
  */
 static void
 report_bad_text(const char *str, Node *escontext)
 {
-	const char *end = str + strlen(str);
-	const char *bad = NULL;
-	int			badpos = 0;
+	int			encoding = GetDatabaseEncoding();
+	size_t		len = strlen(str);
+	const char *end = str + len;
+	const char *bad_ulid = NULL;	/* first non-Base32 character */
+	const char *bad_uuid = NULL;	/* first misplaced one for a UUID */
+	int			bad_ulid_pos = 0;
+	int			bad_uuid_pos = 0;
 	int			nchars = 0;
+	bool		high_bytes = false;
+	char		canonical[ULID_UUID_TEXT_LEN];
+	int			digits;
 
-	for (const char *p = str; p < end; p += pg_mblen(p))
+	for (const char *p = str; p < end; p += pg_encoding_mblen_bounded(encoding, p))
 	{
+		/* a multibyte character's first byte is above 127: never valid */
+		unsigned char c = (unsigned char) *p;
+
 		nchars++;
-		if (bad == NULL && ulid_base32_value[(unsigned char) *p] < 0)
+		high_bytes |= IS_HIGHBIT_SET(c);
+		if (bad_ulid == NULL && ulid_base32_value[c] < 0)
 		{
-			bad = p;
-			badpos = nchars;
+			bad_ulid = p;
+			bad_ulid_pos = nchars;
+		}
+		if (bad_uuid == NULL && nchars <= ULID_UUID_TEXT_LEN &&
+			!ulid_uuid_char_ok(nchars - 1, c))
+		{
+			bad_uuid = p;
+			bad_uuid_pos = nchars;
 		}
 	}
 
-	if (nchars != ULID_TEXT_LEN)
+	if (nchars == ULID_TEXT_LEN && bad_ulid != NULL)
 		errsave(escontext,
 				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
-				errdetail("Expected %d characters, got %d.", ULID_TEXT_LEN, nchars));
-	else if (bad != NULL)
-		errsave(escontext,
-				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
-				errdetail("Character \"%.*s\" at position %d is not a Crockford Base32 digit.",
-						  Min(pg_mblen(bad), (int) (end - bad)), bad, badpos));
-	else
+				errdetail("%s at position %d is not a Crockford Base32 digit.",
+						  describe_char(bad_ulid, pg_encoding_mblen_bounded(encoding, bad_ulid)),
+						  bad_ulid_pos));
+	else if (nchars == ULID_TEXT_LEN)
 		errsave(escontext,
 				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
 				errdetail("The first character is \"%c\", but it must be 0-7: the value does not fit in 128 bits.",
 						  str[0]));
+	else if ((digits = ulid_uuid_other_spelling(str, len, canonical)) == ULID_UUID_DIGITS)
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("A UUID is read only in its canonical 8-4-4-4-12 hyphenated form, here \"%.*s\"; cast other spellings from uuid.",
+						  ULID_UUID_TEXT_LEN, canonical));
+	else if (digits > 0)
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("A UUID has %d hexadecimal digits, got %d.",
+						  ULID_UUID_DIGITS, digits));
+	else if (nchars == ULID_UUID_TEXT_LEN && bad_uuid != NULL &&
+			 ulid_uuid_hyphen_at(bad_uuid_pos - 1))
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("%s at position %d is not a hyphen: a UUID is written in the 8-4-4-4-12 hyphenated form.",
+						  describe_char(bad_uuid, pg_encoding_mblen_bounded(encoding, bad_uuid)),
+						  bad_uuid_pos));
+	else if (nchars == ULID_UUID_TEXT_LEN && bad_uuid != NULL)
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("%s at position %d is not a hexadecimal digit: a UUID is written in the 8-4-4-4-12 hyphenated form.",
+						  describe_char(bad_uuid, pg_encoding_mblen_bounded(encoding, bad_uuid)),
+						  bad_uuid_pos));
+	else if (encoding == PG_SQL_ASCII && high_bytes)
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("Expected %d characters, got %d; in a SQL_ASCII database every byte is a character.",
+						  ULID_TEXT_LEN, nchars));
+	else
+		errsave(escontext,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+				errdetail("Expected %d characters, got %d.", ULID_TEXT_LEN, nchars));
 }
 
-/* Text input: 26 Crockford Base32 characters, case-insensitive. */
+/*
+ * Text input: 26 Crockford Base32 characters, case-insensitive, or a UUID in
+ * its canonical hyphenated form, any case (the bytes of the uuid cast).
+ */
 PG_FUNCTION_INFO_V1(ulid_in);
 Datum
 ulid_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(str);
 	Ulid	   *result = palloc(sizeof(Ulid));
 
-	if (ulid_base32_decode(str, strlen(str), result->data) != ULID_DECODE_OK)
+	if (ulid_base32_decode(str, len, result->data) != ULID_DECODE_OK &&
+		!ulid_uuid_decode(str, len, result->data))
 	{
 		report_bad_text(str, fcinfo->context);
 		PG_RETURN_NULL();

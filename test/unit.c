@@ -2,7 +2,7 @@
  * test/unit.c
  *		Unit tests for the server-free headers: the byte layout and the
  *		distance (ulid_layout.h), the Crockford Base32 codec (ulid_base32.h),
- *		the monotonic step (ulid_monotonic.h) and the random pool
+ *		the UUID text form on input (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the random pool
  *		(ulid_random.h).
  *
  * Self-contained C99, no framework and no PostgreSQL headers; `make
@@ -27,6 +27,7 @@
 
 #include "../ulid_layout.h"
 #include "../ulid_base32.h"
+#include "../ulid_uuidtext.h"
 #include "../ulid_monotonic.h"
 #include "../ulid_random.h"
 
@@ -592,6 +593,261 @@ static const function_case codec_functions[] = {
 	{"200,000 random pairs sort as their texts", test_sort_order},
 };
 
+/* ------------------------------------------- UUID text: what decode reads */
+
+/* 550e8400-e29b-41d4-a716-446655440000, the example of the uuid docs. */
+static const uint8_t uuid_bytes[ULID_LEN] = {
+	0x55, 0x0E, 0x84, 0x00, 0xE2, 0x9B, 0x41, 0xD4,
+	0xA7, 0x16, 0x44, 0x66, 0x55, 0x44, 0x00, 0x00
+};
+static const uint8_t hexdigits_bytes[ULID_LEN] = {
+	0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF,
+	0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89
+};
+
+/* A string, its length, whether ulid_uuid_decode() reads it and, if so, the value. */
+typedef struct uuid_decode_case
+{
+	const char *name;
+	const char *text;
+	size_t		len;
+	const uint8_t *bytes;		/* NULL: refused */
+} uuid_decode_case;
+
+static const uuid_decode_case uuid_decode_cases[] = {
+	{"lower case", TEXT("550e8400-e29b-41d4-a716-446655440000"), uuid_bytes},
+	{"upper case", TEXT("550E8400-E29B-41D4-A716-446655440000"), uuid_bytes},
+	{"mixed case", TEXT("550e8400-E29B-41d4-A716-446655440000"), uuid_bytes},
+	{"every digit, both cases", TEXT("01234567-89ab-cdef-ABCD-EF0123456789"), hexdigits_bytes},
+	{"smallest", TEXT("00000000-0000-0000-0000-000000000000"), zero_bytes},
+	{"largest", TEXT("ffffffff-FFFF-ffff-FFFF-ffffffffffff"), max_bytes},
+	{"the ULID example as a uuid", TEXT("01563df3-6481-d676-4c61-efb99302bd5b"), vector_bytes},
+
+	{"empty", TEXT(""), NULL},
+	{"no hyphens", TEXT("550e8400e29b41d4a716446655440000"), NULL},
+	{"braces", TEXT("{550e8400-e29b-41d4-a716-446655440000}"), NULL},
+	{"urn:uuid: prefix", TEXT("urn:uuid:550e8400-e29b-41d4-a716-446655440000"), NULL},
+	{"leading space", TEXT(" 550e8400-e29b-41d4-a716-446655440000"), NULL},
+	{"trailing space", TEXT("550e8400-e29b-41d4-a716-446655440000 "), NULL},
+	{"35 characters", TEXT("550e8400-e29b-41d4-a716-44665544000"), NULL},
+	{"37 characters", TEXT("550e8400-e29b-41d4-a716-4466554400000"), NULL},
+	{"hyphen moved, still 36", TEXT("550e8400e-29b-41d4-a716-446655440000"), NULL},
+	{"hyphens every 4 digits", TEXT("550e-8400-e29b-41d4-a716-4466-5544-0000"), NULL},
+	{"g in the last position", TEXT("550e8400-e29b-41d4-a716-44665544000g"), NULL},
+	{"G in the first position", TEXT("G50e8400-e29b-41d4-a716-446655440000"), NULL},
+	{"underscore for the last hyphen", TEXT("550e8400-e29b-41d4-a716_446655440000"), NULL},
+	{"digit for the first hyphen", TEXT("550e84000e29b-41d4-a716-446655440000"), NULL},
+	{"NUL in a digit", TEXT("550e8400-e29b-41d4-a716-4466554400\0" "0"), NULL},
+	{"byte 0xC3 in a digit", TEXT("550e8400-e29b-41d4-a716-4466554400\xC3" "0"), NULL},
+	{"a ULID of 26 characters", TEXT("01ARYZ6S41TSV4RRFFQ69G5FAV"), NULL},
+};
+
+static void
+check_uuid_decode(const uuid_decode_case *c)
+{
+	uint8_t		bytes[ULID_LEN];
+	uint8_t		before[ULID_LEN];
+
+	for (int i = 0; i < ULID_LEN; i++)
+		bytes[i] = c->bytes ? (uint8_t) ~c->bytes[i] : 0xAA;
+	memcpy(before, bytes, ULID_LEN);
+	if (ulid_uuid_decode(c->text, c->len, bytes) != (c->bytes != NULL))
+	{
+		fail("%s, expected %s", c->bytes ? "refused" : "read",
+			 c->bytes ? "read" : "refused");
+		return;
+	}
+	if (c->bytes)
+		CHECK_BYTES("decoded value", bytes, c->bytes, ULID_LEN);
+	else
+		CHECK_BYTES("value after a refusal", bytes, before, ULID_LEN);
+}
+
+/* ------------------------------- UUID text: the spellings errors correct */
+
+/*
+ * A string refused by decode, the digits ulid_uuid_other_spelling() counts
+ * (-1: not a UUID) and, with 32 digits, the canonical form it writes.
+ */
+typedef struct uuid_spelling_case
+{
+	const char *name;
+	const char *text;
+	size_t		len;
+	int			digits;
+	const char *canonical;
+} uuid_spelling_case;
+
+#define UUID_CANON "550e8400-e29b-41d4-a716-446655440000"
+
+static const uuid_spelling_case uuid_spelling_cases[] = {
+	{"braces", TEXT("{550e8400-e29b-41d4-a716-446655440000}"), 32, UUID_CANON},
+	{"no hyphens", TEXT("550e8400e29b41d4a716446655440000"), 32, UUID_CANON},
+	{"no hyphens, upper case: canonical is lower", TEXT("550E8400E29B41D4A716446655440000"), 32, UUID_CANON},
+	{"hyphens every 4 digits", TEXT("550e-8400-e29b-41d4-a716-4466-5544-0000"), 32, UUID_CANON},
+	{"hyphen moved, still 36", TEXT("550e8400e-29b-41d4-a716-446655440000"), 32, UUID_CANON},
+	{"braces without hyphens", TEXT("{550e8400e29b41d4a716446655440000}"), 32, UUID_CANON},
+	{"urn:uuid: prefix", TEXT("urn:uuid:550e8400-e29b-41d4-a716-446655440000"), 32, UUID_CANON},
+	{"URN:UUID: prefix, upper case", TEXT("URN:UUID:550E8400-E29B-41D4-A716-446655440000"), 32, UUID_CANON},
+	{"prefix and braces", TEXT("urn:uuid:{550e8400-e29b-41d4-a716-446655440000}"), 32, UUID_CANON},
+	{"leading space", TEXT(" 550e8400-e29b-41d4-a716-446655440000"), 32, UUID_CANON},
+	{"trailing line break", TEXT("550e8400-e29b-41d4-a716-446655440000\r\n"), 32, UUID_CANON},
+	{"tab around braces", TEXT("\t{550e8400-e29b-41d4-a716-446655440000}\t"), 32, UUID_CANON},
+	{"canonical upper case counts too", TEXT("550E8400-E29B-41D4-A716-446655440000"), 32, UUID_CANON},
+
+	{"a digit short", TEXT("550e8400-e29b-41d4-a716-44665544000"), 31, NULL},
+	{"a digit too many", TEXT("550e8400-e29b-41d4-a716-4466554400000"), 33, NULL},
+	{"two UUIDs back to back", TEXT("550e8400-e29b-41d4-a716-446655440000550e8400-e29b-41d4-a716-446655440000"), 64, NULL},
+	{"one group in braces", TEXT("{550e8400}"), 8, NULL},
+	{"33 digits without a hyphen: not a UUID", TEXT("550e8400e29b41d4a7164466554400000"), -1, NULL},
+	{"31 digits without a hyphen: not a UUID", TEXT("550e8400e29b41d4a71644665544000"), -1, NULL},
+	{"hexadecimal ULID-like text: not a UUID", TEXT("01ABCDEF0123456789ABCDEF01"), -1, NULL},
+	{"hyphens only", TEXT("----"), -1, NULL},
+	{"empty braces", TEXT("{}"), -1, NULL},
+	{"empty", TEXT(""), -1, NULL},
+	{"g among the digits", TEXT("{550e8400-e29b-41d4-a716-44665544000g}"), -1, NULL},
+	{"brace not closed", TEXT("{550e8400-e29b-41d4-a716-446655440000"), -1, NULL},
+	{"braces inside the prefix", TEXT("{urn:uuid:550e8400-e29b-41d4-a716-446655440000}"), -1, NULL},
+	{"space inside", TEXT("550e8400 e29b-41d4-a716-446655440000"), -1, NULL},
+	{"NUL inside", TEXT("550e8400\0e29b-41d4-a716-446655440000"), -1, NULL},
+	{"prefix without colon", TEXT("urn:uuid550e8400-e29b-41d4-a716-446655440000"), -1, NULL},
+	{"byte 0xC3 inside", TEXT("550e8400-e29b-41d4-a716-4466554400\xC3" "0"), -1, NULL},
+};
+
+static void
+check_uuid_spelling(const uuid_spelling_case *c)
+{
+	char		canonical[ULID_UUID_TEXT_LEN + 1];
+	uint8_t		from_canonical[ULID_LEN];
+	int			digits;
+
+	CHECK((c->digits == ULID_UUID_DIGITS) == (c->canonical != NULL));
+	memset(canonical, '#', sizeof(canonical));
+	digits = ulid_uuid_other_spelling(c->text, c->len, canonical);
+	if (digits != c->digits)
+	{
+		fail("%d digits, expected %d", digits, c->digits);
+		return;
+	}
+	if (c->canonical == NULL)
+	{
+		CHECK(canonical[0] == '#');	/* nothing written */
+		return;
+	}
+	if (memcmp(canonical, c->canonical, ULID_UUID_TEXT_LEN) != 0)
+	{
+		fail("canonical form %.36s, expected %s", canonical, c->canonical);
+		return;
+	}
+	CHECK(canonical[ULID_UUID_TEXT_LEN] == '#');	/* no terminator written */
+	/* what the detail says to write is read */
+	CHECK(ulid_uuid_decode(canonical, ULID_UUID_TEXT_LEN, from_canonical));
+}
+
+/* --------------------------------------------- UUID text: the functions */
+
+/* The digit values and the hyphen positions follow from the rules. */
+static void
+test_uuid_rules(void)
+{
+	static const char lower[] = "0123456789abcdef";
+	static const char upper[] = "0123456789ABCDEF";
+	int			hyphens = 0;
+
+	for (int c = 0; c < 256; c++)
+	{
+		const char *l = c ? strchr(lower, c) : NULL;
+		const char *u = c ? strchr(upper, c) : NULL;
+		int			expect = l ? (int) (l - lower) : u ? (int) (u - upper) : -1;
+
+		CHECK_AT(ulid_hex_value((unsigned char) c) == expect, c);
+	}
+	for (size_t i = 0; i < ULID_UUID_TEXT_LEN; i++)
+	{
+		hyphens += ulid_uuid_hyphen_at(i);
+		for (int c = 0; c < 256; c++)
+			CHECK_AT(ulid_uuid_char_ok(i, (unsigned char) c) ==
+					 (ulid_uuid_hyphen_at(i) ? c == '-' : ulid_hex_value((unsigned char) c) >= 0),
+					 i * 256 + c);
+	}
+	/* 8-4-4-4-12: hyphens before each group but the first */
+	CHECK(hyphens == 4);
+	CHECK(ULID_UUID_TEXT_LEN - hyphens == ULID_UUID_DIGITS);
+	CHECK(ulid_uuid_hyphen_at(8) && ulid_uuid_hyphen_at(13) &&
+		  ulid_uuid_hyphen_at(18) && ulid_uuid_hyphen_at(23));
+}
+
+/*
+ * Random values written as uuid text, in random case, read back as the
+ * same 16 bytes; the other spelling of the same value without hyphens gives
+ * the canonical form in lower case.
+ */
+static void
+test_uuid_round_trip(void)
+{
+	uint8_t		u[ULID_LEN];
+	uint8_t		back[ULID_LEN];
+	char		text[ULID_UUID_TEXT_LEN + 1];
+	char		plain[ULID_UUID_DIGITS + 1];
+	char		canonical[ULID_UUID_TEXT_LEN];
+
+	prng_seed(0x5555AAAA1234ULL);
+	for (long n = 0; n < 100000; n++)
+	{
+		prng_fill(u, ULID_LEN);
+		snprintf(text, sizeof(text),
+				 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+				 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+				 u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+		for (int i = 0, d = 0; i < ULID_UUID_TEXT_LEN; i++)
+			if (text[i] != '-')
+				plain[d++] = text[i];
+		plain[ULID_UUID_DIGITS] = '\0';
+		CHECK_AT(ulid_uuid_other_spelling(plain, ULID_UUID_DIGITS, canonical) == ULID_UUID_DIGITS, n);
+		CHECK_AT(memcmp(canonical, text, ULID_UUID_TEXT_LEN) == 0, n);
+
+		for (int i = 0; i < ULID_UUID_TEXT_LEN; i++)
+			if (text[i] >= 'a' && text[i] <= 'f' && (prng_next() & 1))
+				text[i] = (char) (text[i] - 'a' + 'A');
+		memset(back, ~u[0], ULID_LEN);
+		CHECK_AT(ulid_uuid_decode(text, ULID_UUID_TEXT_LEN, back), n);
+		CHECK_AT(memcmp(back, u, ULID_LEN) == 0, n);
+	}
+}
+
+/* Any one byte changed in a canonical UUID: read iff the rules allow it there. */
+static void
+test_uuid_every_byte(void)
+{
+	for (size_t pos = 0; pos < ULID_UUID_TEXT_LEN; pos++)
+		for (int c = 0; c < 256; c++)
+		{
+			char		text[ULID_UUID_TEXT_LEN];
+			uint8_t		u[ULID_LEN];
+			bool		ok;
+
+			memcpy(text, UUID_CANON, ULID_UUID_TEXT_LEN);
+			text[pos] = (char) c;
+			ok = ulid_uuid_decode(text, ULID_UUID_TEXT_LEN, u);
+			CHECK_AT(ok == (ulid_uuid_hyphen_at(pos) ? c == '-' : ulid_hex_value((unsigned char) c) >= 0),
+					 pos * 256 + c);
+			/* the changed digit is the changed nibble */
+			if (ok && !ulid_uuid_hyphen_at(pos))
+			{
+				size_t		d = pos - (pos > 8) - (pos > 13) - (pos > 18) - (pos > 23);
+				int			nibble = (d % 2) ? u[d / 2] & 15 : u[d / 2] >> 4;
+
+				CHECK_AT(nibble == ulid_hex_value((unsigned char) c), pos * 256 + c);
+			}
+		}
+}
+
+static const function_case uuid_functions[] = {
+	{"digit values and hyphen positions rebuilt from the rules", test_uuid_rules},
+	{"100,000 random values round trip as uuid text, in mixed case too", test_uuid_round_trip},
+	{"every byte in every position of a canonical UUID", test_uuid_every_byte},
+};
+
 /* ------------------------------------------------------- layout: time */
 
 /* A millisecond time and its 6 big-endian bytes. */
@@ -1112,6 +1368,9 @@ main(void)
 	RUN_TABLE("substitute", substitute_cases, check_substitute);
 	RUN_TABLE("sort order", order_cases, check_order);
 	RUN_TABLE("codec", codec_functions, check_function);
+	RUN_TABLE("uuid decode", uuid_decode_cases, check_uuid_decode);
+	RUN_TABLE("uuid spelling", uuid_spelling_cases, check_uuid_spelling);
+	RUN_TABLE("uuid text", uuid_functions, check_function);
 	RUN_TABLE("time", time_cases, check_time);
 	RUN_TABLE("distance", distance_cases, check_distance);
 	RUN_TABLE("layout", layout_functions, check_function);
