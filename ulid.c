@@ -599,12 +599,12 @@ gen_ulid_v7(PG_FUNCTION_ARGS)
  * in one scope or the other.
  *
  * Each of the two has a state of its own, in both scopes.  A shared one would
- * make each wait on the other: after a plain value whose random bits begin
- * above the version's 0111 (most do), no UUIDv7-shaped value of that
+ * make each disturb the other: after a plain value whose random bits begin
+ * above the version's 0111 (about half do), no UUIDv7-shaped value of that
  * millisecond is greater, so the v7 step would have to move to the next
  * millisecond, stamping values ahead of the clock on every interleaved call;
- * and after a v7 value the plain step would count up from it, leaving its 80
- * random bits stuck near a v7 value's.  Apart, each sequence is strictly
+ * and after a v7 value the plain step would count up from it, its 80 random
+ * bits no longer fresh but a v7 value's plus one.  Apart, each sequence is strictly
  * increasing on its own however calls interleave, and the two order against
  * each other by millisecond, as gen_ulid() values do.
  */
