@@ -581,7 +581,35 @@ AS 'MODULE_PATHNAME', 'ulid_monotonic_scope'
 LANGUAGE C STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION ulid_monotonic_scope() IS
-'cluster when ulid is in shared_preload_libraries (gen_monotonic_ulid() is monotonic across all sessions), else backend';
+'cluster when ulid is in shared_preload_libraries (gen_monotonic_ulid() and gen_monotonic_ulid_v7() are monotonic across all sessions), else backend';
+
+-- gen_ulid() and gen_monotonic_ulid() with the RFC 9562 version 7 and
+-- variant bits: the value cast to uuid is a valid UUIDv7 whose time is the
+-- ulid's; 74 random bits instead of 80.
+CREATE FUNCTION gen_ulid_v7()
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'gen_ulid_v7'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION gen_ulid_v7() IS
+'a new ulid that is also a UUIDv7: the current time, the version 7 and variant bits, and 74 cryptographically random bits';
+
+CREATE FUNCTION gen_ulid_v7(pg_catalog.timestamptz)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'gen_ulid_v7'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION gen_ulid_v7(pg_catalog.timestamptz) IS
+'a new ulid that is also a UUIDv7, for the given time (floored to the millisecond), with 74 cryptographically random bits';
+
+-- PARALLEL RESTRICTED, as gen_monotonic_ulid(), for the same reason.
+CREATE FUNCTION gen_monotonic_ulid_v7()
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'gen_monotonic_ulid_v7'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gen_monotonic_ulid_v7() IS
+'a new ulid that is also a UUIDv7, strictly greater than the previous one gen_monotonic_ulid_v7() generated in its scope (see ulid_monotonic_scope())';
 
 --
 -- Descriptions (shown by \df+, \do+, \dT+, \dC+ and \dAc+)

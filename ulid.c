@@ -711,8 +711,9 @@ ulid_larger(PG_FUNCTION_ARGS)
 /*****************************************************************************
  *	Generators
  *
- *	gen_ulid() and gen_monotonic_ulid(), the random pool and the clock
- *	they share, and the shared memory that makes gen_monotonic_ulid()
+ *	gen_ulid() and gen_monotonic_ulid(), their UUIDv7-shaped twins
+ *	gen_ulid_v7() and gen_monotonic_ulid_v7(), the random pool and the clock
+ *	they share, and the shared memory that makes the monotonic ones
  *	cluster-wide when the library is preloaded.
  *****************************************************************************/
 
@@ -785,7 +786,38 @@ gen_ulid(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(result);
 }
 
-/* The last value gen_monotonic_ulid() returned, in one scope or the other. */
+/*
+ * A new UUIDv7-shaped ULID: as gen_ulid(), with the version and variant bits
+ * written over 6 of the 80 random ones (ulid_layout.h has the shape).
+ */
+PG_FUNCTION_INFO_V1(gen_ulid_v7);
+Datum
+gen_ulid_v7(PG_FUNCTION_ARGS)
+{
+	uint64		ms = PG_NARGS() > 0 ?
+		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	ulid_set_time(result->data, ms);
+	take_random(result->data + ULID_TIME_BYTES);
+	ulid_set_v7_bits(result->data);
+	PG_RETURN_ULID_P(result);
+}
+
+/*
+ * The last value gen_monotonic_ulid() or gen_monotonic_ulid_v7() returned,
+ * in one scope or the other.
+ *
+ * Each of the two has a state of its own, in both scopes.  A shared one would
+ * make each disturb the other: after a plain value whose random bits begin
+ * above the version's 0111 (about half do), no UUIDv7-shaped value of that
+ * millisecond is greater, so the v7 step would have to move to the next
+ * millisecond, stamping values ahead of the clock on every interleaved call;
+ * and after a v7 value the plain step would count up from it, its 80 random
+ * bits no longer fresh but a v7 value's plus one.  Apart, each sequence is strictly
+ * increasing on its own however calls interleave, and the two order against
+ * each other by millisecond, as gen_ulid() values do.
+ */
 typedef struct MonotonicState
 {
 	bool		have_last;
@@ -812,7 +844,9 @@ typedef struct SharedMonotonicState
 } SharedMonotonicState;
 
 static SharedMonotonicState *shared_monotonic = NULL;
+static SharedMonotonicState *shared_monotonic_v7 = NULL;
 static MonotonicState backend_monotonic;
+static MonotonicState backend_monotonic_v7;
 
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
@@ -821,36 +855,51 @@ static shmem_request_hook_type prev_shmem_request_hook = NULL;
 extern PGDLLEXPORT void _PG_init(void);
 #endif
 
-/* Reserve the shared state (from PostgreSQL 15 on, only this hook may). */
+/*
+ * Reserve the shared states (from PostgreSQL 15 on, only this hook may).
+ * Two structs, each its own allocation and spinlock, so that callers of one
+ * generator never wait on callers of the other; ShmemInitStruct() puts each
+ * on cache lines of its own.
+ */
 static void
 ulid_shmem_request(void)
 {
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
-	RequestAddinShmemSpace(sizeof(SharedMonotonicState));
+	RequestAddinShmemSpace(add_size(CACHELINEALIGN(sizeof(SharedMonotonicState)),
+									CACHELINEALIGN(sizeof(SharedMonotonicState))));
 }
 
-/* Create the shared state, or attach to it; crash restart creates it anew. */
+/* Create one shared state, or attach to it. */
+static SharedMonotonicState *
+shmem_init_monotonic(const char *name)
+{
+	bool		found;
+	SharedMonotonicState *shared;
+
+	shared = ShmemInitStruct(name, sizeof(SharedMonotonicState), &found);
+	if (!found)
+	{
+		SpinLockInit(&shared->mutex);
+		shared->state.have_last = false;
+	}
+	return shared;
+}
+
+/* Create the shared states, or attach to them; crash restart creates them anew. */
 static void
 ulid_shmem_startup(void)
 {
-	bool		found;
-
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	shared_monotonic = ShmemInitStruct("ulid monotonic state",
-									   sizeof(SharedMonotonicState), &found);
-	if (!found)
-	{
-		SpinLockInit(&shared_monotonic->mutex);
-		shared_monotonic->state.have_last = false;
-	}
+	shared_monotonic = shmem_init_monotonic("ulid monotonic state");
+	shared_monotonic_v7 = shmem_init_monotonic("ulid monotonic v7 state");
 	LWLockRelease(AddinShmemInitLock);
 }
 
-/* Only when preloaded: ask for the shared state that makes gen_monotonic_ulid() cluster-wide. */
+/* Only when preloaded: ask for the shared states that make the monotonic generators cluster-wide. */
 void
 _PG_init(void)
 {
@@ -862,16 +911,50 @@ _PG_init(void)
 	shmem_startup_hook = ulid_shmem_startup;
 }
 
-/* Advance state to the next monotonic value, written to out. */
+/* Advance state to the next monotonic value of its shape, written to out. */
 static inline bool
 monotonic_next(MonotonicState *state, uint64 now_ms, const uint8 *random,
-			   uint8 *out)
+			   uint8 *out, bool v7)
 {
-	bool		ok = ulid_monotonic_step(state->last, state->have_last,
-										 now_ms, random, out);
+	bool		ok = ulid_monotonic_step_shaped(state->last, state->have_last,
+												now_ms, random, out, v7);
 
 	state->have_last = true;
 	return ok;
+}
+
+/*
+ * The next value of a monotonic generator: in shared, under its spinlock,
+ * when preloaded, else in the backend's state.  Inlined into each caller
+ * with v7 a constant, so each gets the step of its own shape.
+ */
+static inline Ulid *
+monotonic_generate(SharedMonotonicState *shared, MonotonicState *backend,
+				   bool v7)
+{
+	uint64		now_ms = current_ulid_ms();
+	Ulid	   *result = palloc(sizeof(Ulid));
+	uint8		random[ULID_RANDOM_BYTES];
+	bool		ok;
+
+	take_random(random);
+	if (shared != NULL)
+	{
+		SpinLockAcquire(&shared->mutex);
+		ok = monotonic_next(&shared->state, now_ms, random, result->data, v7);
+		SpinLockRelease(&shared->mutex);
+	}
+	else
+		ok = monotonic_next(backend, now_ms, random, result->data, v7);
+
+	if (!ok)
+		ereport(ERROR,
+				errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				errmsg("no ulid is greater than the last one generated"),
+				v7 ?
+				errdetail("The last UUIDv7-shaped ulid generated is the largest value of that shape.") :
+				errdetail("The last ulid generated is the largest possible value."));
+	return result;
 }
 
 /*
@@ -883,31 +966,26 @@ PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
 Datum
 gen_monotonic_ulid(PG_FUNCTION_ARGS)
 {
-	uint64		now_ms = current_ulid_ms();
-	Ulid	   *result = palloc(sizeof(Ulid));
-	uint8		random[ULID_RANDOM_BYTES];
-	bool		ok;
-
 	(void) fcinfo;				/* takes no arguments */
-	take_random(random);
-	if (shared_monotonic != NULL)
-	{
-		SpinLockAcquire(&shared_monotonic->mutex);
-		ok = monotonic_next(&shared_monotonic->state, now_ms, random, result->data);
-		SpinLockRelease(&shared_monotonic->mutex);
-	}
-	else
-		ok = monotonic_next(&backend_monotonic, now_ms, random, result->data);
-
-	if (!ok)
-		ereport(ERROR,
-				errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				errmsg("no ulid is greater than the last one generated"),
-				errdetail("The last ulid generated is the largest possible value."));
-	PG_RETURN_ULID_P(result);
+	PG_RETURN_ULID_P(monotonic_generate(shared_monotonic, &backend_monotonic,
+										false));
 }
 
-/* 'cluster' or 'backend': where gen_monotonic_ulid() keeps its last value. */
+/*
+ * A new UUIDv7-shaped ULID strictly greater than every earlier one of
+ * gen_monotonic_ulid_v7() in its scope, which is gen_monotonic_ulid()'s;
+ * ulid_monotonic_step_v7() has the rules.
+ */
+PG_FUNCTION_INFO_V1(gen_monotonic_ulid_v7);
+Datum
+gen_monotonic_ulid_v7(PG_FUNCTION_ARGS)
+{
+	(void) fcinfo;				/* takes no arguments */
+	PG_RETURN_ULID_P(monotonic_generate(shared_monotonic_v7,
+										&backend_monotonic_v7, true));
+}
+
+/* 'cluster' or 'backend': where the monotonic generators keep their last values. */
 PG_FUNCTION_INFO_V1(ulid_monotonic_scope);
 Datum
 ulid_monotonic_scope(PG_FUNCTION_ARGS)

@@ -6,8 +6,9 @@
  * it without a server.
  *
  * Bytes 0-5 hold the Unix time in milliseconds, big-endian; bytes 6-15 hold
- * the 80 random bits.  The whole is one 128-bit big-endian integer, so
- * memcmp() order is numeric order is time order.
+ * the 80 random bits (74 in the UUIDv7 shape, below).  The whole is one
+ * 128-bit big-endian integer, so memcmp() order is numeric order is time
+ * order.
  */
 #ifndef ULID_LAYOUT_H
 #define ULID_LAYOUT_H
@@ -38,6 +39,37 @@ ulid_set_time(uint8_t *u, uint64_t ms)
 	u[3] = (uint8_t) (ms >> 16);
 	u[4] = (uint8_t) (ms >> 8);
 	u[5] = (uint8_t) ms;
+}
+
+/*
+ * The UUIDv7 shape (RFC 9562) that gen_ulid_v7() and gen_monotonic_ulid_v7()
+ * give a ULID: the version, 0111, in the high 4 bits of byte 6 and the
+ * variant, 10, in the high 2 bits of byte 8.  The time is where UUIDv7 wants
+ * it already; of the 80 random bits, 74 stay random: rand_a, the low 12 bits
+ * of bytes 6-7, and rand_b, the low 62 bits of bytes 8-15.  The fixed bits
+ * are the same in every such value, so these values compare among themselves
+ * by time, then rand_a, then rand_b.
+ */
+#define ULID_V7_VERSION_BYTE	6
+#define ULID_V7_VARIANT_BYTE	8
+
+/* Write the version and variant bits into u, keeping every other bit. */
+static inline void
+ulid_set_v7_bits(uint8_t *u)
+{
+	u[ULID_V7_VERSION_BYTE] = (uint8_t) ((u[ULID_V7_VERSION_BYTE] & 0x0F) | 0x70);
+	u[ULID_V7_VARIANT_BYTE] = (uint8_t) ((u[ULID_V7_VARIANT_BYTE] & 0x3F) | 0x80);
+}
+
+/*
+ * The random bits of byte i (ULID_TIME_BYTES to ULID_LEN - 1) of a
+ * UUIDv7-shaped ULID: the low bits, below the version or the variant.
+ */
+static inline uint8_t
+ulid_v7_random_mask(int i)
+{
+	return i == ULID_V7_VERSION_BYTE ? 0x0F :
+		i == ULID_V7_VARIANT_BYTE ? 0x3F : 0xFF;
 }
 
 /*

@@ -1,6 +1,7 @@
 # Cluster-wide gen_monotonic_ulid() on a server that preloads the library:
 # concurrent clients, alternating sessions, fresh backends, a backend killed
-# with SIGKILL during generation; and the sort support's abbreviation abort
+# with SIGKILL during generation; gen_monotonic_ulid_v7() beside it, with a
+# cluster-wide state of its own; and the sort support's abbreviation abort
 # heuristic, seen through trace_sort.
 
 use strict;
@@ -80,6 +81,75 @@ is($bad, 0,
 like($prev, qr/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/,
 	'two alternating sessions: values are canonical ULID text');
 
+# --- both generators, concurrent and alternating ---------------------------
+# gen_monotonic_ulid_v7() has a shared state of its own: interleaved with
+# gen_monotonic_ulid() in every session, each sequence stays strictly
+# increasing in call order across the sessions, and every v7 value has the
+# version 7 and variant 10 bits.
+$node->safe_psql('postgres', q(
+	CREATE SEQUENCE mixed_seq;
+	CREATE UNLOGGED TABLE mixed (client int, seq bigint, v7 bool, id ulid)));
+$node->pgbench(
+	'-n -c 8 -j 2 -t 500', 0,
+	[qr{processed: 4000/4000}], [],
+	'8 clients, both generators: pgbench runs 4,000 transactions',
+	{
+		'001_mixed.pgbench' => q(
+INSERT INTO mixed SELECT :client_id, nextval('mixed_seq'), g % 2 = 0,
+	CASE WHEN g % 2 = 0 THEN gen_monotonic_ulid_v7() ELSE gen_monotonic_ulid() END
+FROM generate_series(1, 10) g;
+)
+	},
+	'postgres');
+is( $node->safe_psql(
+		'postgres', q(
+	SELECT count(*), count(*) - count(DISTINCT id),
+		count(*) FILTER (WHERE v7 AND NOT (get_byte(id::bytea, 6) >> 4 = 7
+										  AND get_byte(id::bytea, 8) >> 6 = 2))
+	FROM mixed)),
+	'40000|0|0',
+	'8 clients, both generators: 40,000 values, no duplicates, every v7 one shaped');
+is( $node->safe_psql(
+		'postgres', q(
+	SELECT count(*) FROM (
+		SELECT id, lag(id) OVER (PARTITION BY client, v7 ORDER BY seq) AS prev FROM mixed) s
+	WHERE id <= prev)),
+	'0',
+	"8 clients, both generators: each client's values of each strictly increase");
+
+# Two sessions taking turns, each call one generator or the other (two v7
+# calls, then one plain): uuid text compares like the bytes (fixed width,
+# lower-case hex), so string comparison is enough, as for ULID text.
+@sessions = map { $node->background_psql('postgres') } 1 .. 2;
+my %prev_of = (v7 => '', plain => '');
+($bad, $first_bad) = (0, '');
+Test::More->builder->output($devnull);
+for my $i (0 .. 1499)
+{
+	my $kind = $i % 3 == 2 ? 'plain' : 'v7';
+	my $v = $sessions[ $i % 2 ]->query_safe(
+		$kind eq 'v7'
+		? 'SELECT gen_monotonic_ulid_v7()::uuid'
+		: 'SELECT gen_monotonic_ulid()::uuid');
+	if ($kind eq 'v7'
+		&& $v !~ /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+	{
+		$bad++;
+		$first_bad ||= "call $i returned $v, not a UUIDv7";
+	}
+	if ($prev_of{$kind} ne '' && !($v gt $prev_of{$kind}))
+	{
+		$bad++;
+		$first_bad ||= "call $i ($kind) returned $v after $prev_of{$kind}";
+	}
+	$prev_of{$kind} = $v;
+}
+Test::More->builder->output($tap_output);
+$_->quit for @sessions;
+is($bad, 0,
+	'two alternating sessions, both generators: 1,500 values, each greater than the last of its generator, v7 ones UUIDv7'
+) or diag $first_bad;
+
 # --- fresh backends -------------------------------------------------------
 # Each new backend of a server that preloads the library draws its own random
 # bytes.  (That a pool inherited through fork() is refilled is checked
@@ -150,6 +220,14 @@ is( $node->safe_psql(
 	WHERE id <= prev)),
 	'0',
 	'after the crash: 10,000 values, still strictly increasing');
+is( $node->safe_psql(
+		'postgres', q(
+	SELECT count(*) FROM (
+		SELECT id, lag(id) OVER (ORDER BY n) AS prev
+		FROM (SELECT n, gen_monotonic_ulid_v7() AS id FROM generate_series(1, 10000) n) s) s2
+	WHERE id <= prev)),
+	'0',
+	'after the crash: 10,000 gen_monotonic_ulid_v7() values, strictly increasing');
 is($node->safe_psql('postgres', 'SELECT ulid_monotonic_scope()'),
 	'cluster', 'after the crash: scope is still cluster');
 

@@ -2,7 +2,8 @@
  * test/unit.c
  *		Unit tests for the server-free headers: the byte layout and the
  *		distance (ulid_layout.h), the Crockford Base32 codec (ulid_base32.h),
- *		the UUID text form on input (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the random pool
+ *		the UUID text form on input (ulid_uuidtext.h), the monotonic step in both
+ *		shapes (ulid_monotonic.h) and the random pool
  *		(ulid_random.h).
  *
  * Self-contained C99, no framework and no PostgreSQL headers; `make
@@ -1247,6 +1248,372 @@ static const function_case step_functions[] = {
 	{"a million steps against the rules, strictly increasing", test_step_long_sequence},
 };
 
+/* -------------------------------------------- the monotonic step, UUIDv7 */
+
+/*
+ * The UUIDv7 shape's fields, computed here from RFC 9562's layout rather
+ * than through ulid_layout.h: rand_a is 12 bits, rand_b 62.
+ */
+#define V7_RAND_A_MAX	0xFFFU
+#define V7_RAND_B_MAX	((UINT64_C(1) << 62) - 1)
+#define V7_FRESH_A		0x1B2U	/* FRESH's rand_a and rand_b */
+#define V7_FRESH_B		UINT64_C(0x03D4E5F60718293A)
+
+/* Build a UUIDv7-shaped ULID from a time and its two random fields. */
+static void
+make_v7(uint8_t *u, uint64_t ms, uint16_t a, uint64_t b)
+{
+	ulid_set_time(u, ms);
+	u[6] = (uint8_t) (0x70 | (a >> 8));
+	u[7] = (uint8_t) a;
+	u[8] = (uint8_t) (0x80 | (b >> 56));
+	for (int i = 9; i < ULID_LEN; i++)
+		u[i] = (uint8_t) (b >> (8 * (ULID_LEN - 1 - i)));
+}
+
+/* Whether u has version 0111 (byte 6's high nibble) and variant 10 (byte 8's high bits). */
+static bool
+has_v7_bits(const uint8_t *u)
+{
+	return (u[6] >> 4) == 0x7 && (u[8] >> 6) == 0x2;
+}
+
+/* rand_a and rand_b of a UUIDv7-shaped ULID. */
+static void
+v7_fields(const uint8_t *u, uint16_t *a, uint64_t *b)
+{
+	*a = (uint16_t) (((u[6] & 0x0F) << 8) | u[7]);
+	*b = u[8] & 0x3F;
+	for (int i = 9; i < ULID_LEN; i++)
+		*b = (*b << 8) | u[i];
+}
+
+/*
+ * One call of ulid_monotonic_step_v7(), as step_case, with the values given
+ * by their time and random fields.
+ */
+typedef struct step_v7_case
+{
+	const char *name;
+	bool		have_last;
+	uint64_t	last_ms;
+	uint16_t	last_a;
+	uint64_t	last_b;
+	uint64_t	now_ms;
+	uint8_t		random[ULID_RANDOM_BYTES];
+	bool		ok;
+	uint64_t	next_ms;
+	uint16_t	next_a;
+	uint64_t	next_b;
+} step_v7_case;
+
+static const step_v7_case step_v7_cases[] = {
+	/* first call: now_ms and the fresh bytes, version and variant written over */
+	{.name = "first call ignores last, even the largest value",
+		.have_last = false, .last_ms = ULID_TIME_MAX,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = 1469918176385ULL, .random = FRESH,
+	.ok = true, .next_ms = 1469918176385ULL, .next_a = V7_FRESH_A, .next_b = V7_FRESH_B},
+	{.name = "first call, fresh bytes all ones: 6 of them become version and variant",
+		.have_last = false, .now_ms = 1000, .random = ONES,
+	.ok = true, .next_ms = 1000, .next_a = V7_RAND_A_MAX, .next_b = V7_RAND_B_MAX},
+	{.name = "first call, fresh bytes all zeros: version and variant set",
+		.have_last = false, .now_ms = 0, .random = ZEROS,
+	.ok = true, .next_ms = 0, .next_a = 0, .next_b = 0},
+
+	/* clock ahead of last's millisecond: the new time and the fresh bytes */
+	{.name = "clock 1 ms ahead, last's full random bits do not matter",
+		.have_last = true, .last_ms = 1000,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = 1001, .random = FRESH,
+	.ok = true, .next_ms = 1001, .next_a = V7_FRESH_A, .next_b = V7_FRESH_B},
+
+	/* same millisecond: last plus one in rand_b */
+	{.name = "same ms: last plus one",
+		.have_last = true, .last_ms = 5000, .last_a = 0x123, .last_b = 5,
+		.now_ms = 5000, .random = FRESH,
+	.ok = true, .next_ms = 5000, .next_a = 0x123, .next_b = 6},
+	{.name = "same ms at time zero, from all zeros",
+		.have_last = true, .last_ms = 0, .last_a = 0, .last_b = 0,
+		.now_ms = 0, .random = FRESH,
+	.ok = true, .next_ms = 0, .next_a = 0, .next_b = 1},
+
+	/* clock behind: last plus one, keeping last's time */
+	{.name = "clock 1 ms behind: last plus one, last's time",
+		.have_last = true, .last_ms = 9000, .last_a = 0x800, .last_b = 0,
+		.now_ms = 8999, .random = FRESH,
+	.ok = true, .next_ms = 9000, .next_a = 0x800, .next_b = 1},
+	{.name = "clock far behind, at time zero",
+		.have_last = true, .last_ms = 9000, .last_a = 0x800, .last_b = 1,
+		.now_ms = 0, .random = FRESH,
+	.ok = true, .next_ms = 9000, .next_a = 0x800, .next_b = 2},
+
+	/* carries inside rand_b, across bytes and into the variant byte */
+	{.name = "carry: rand_b ...00 FF FF becomes ...01 00 00",
+		.have_last = true, .last_ms = 777, .last_a = 0xABC,
+		.last_b = UINT64_C(0x1122334455660000) | 0xFFFF,
+		.now_ms = 777, .random = FRESH,
+		.ok = true, .next_ms = 777, .next_a = 0xABC,
+	.next_b = UINT64_C(0x1122334455670000)},
+	{.name = "carry: rand_b's low 56 bits into the 6 below the variant",
+		.have_last = true, .last_ms = 777, .last_a = 0xABC,
+		.last_b = UINT64_C(0x00FFFFFFFFFFFFFF),
+		.now_ms = 777, .random = FRESH,
+	.ok = true, .next_ms = 777, .next_a = 0xABC, .next_b = UINT64_C(0x0100000000000000)},
+	{.name = "carry: the 6 bits below the variant full, rand_b not",
+		.have_last = true, .last_ms = 777, .last_a = 0xABC,
+		.last_b = UINT64_C(0x3F00000000000000),
+		.now_ms = 777, .random = FRESH,
+	.ok = true, .next_ms = 777, .next_a = 0xABC, .next_b = UINT64_C(0x3F00000000000001)},
+
+	/* rand_b all ones: carry into rand_a, rand_b to zero */
+	{.name = "rand_b full: into rand_a's low byte",
+		.have_last = true, .last_ms = 4242, .last_a = 0x005, .last_b = V7_RAND_B_MAX,
+		.now_ms = 4242, .random = FRESH,
+	.ok = true, .next_ms = 4242, .next_a = 0x006, .next_b = 0},
+	{.name = "rand_b full, rand_a 0x0FF: into the 4 bits below the version",
+		.have_last = true, .last_ms = 4242, .last_a = 0x0FF, .last_b = V7_RAND_B_MAX,
+		.now_ms = 4242, .random = FRESH,
+	.ok = true, .next_ms = 4242, .next_a = 0x100, .next_b = 0},
+	{.name = "rand_b full, rand_a 0xFFE, clock behind: rand_a 0xFFF",
+		.have_last = true, .last_ms = 4242, .last_a = 0xFFE, .last_b = V7_RAND_B_MAX,
+		.now_ms = 4000, .random = FRESH,
+	.ok = true, .next_ms = 4242, .next_a = 0xFFF, .next_b = 0},
+
+	/* all 74 random bits ones: the next millisecond with fresh bytes */
+	{.name = "74 bits full, same ms: next ms, fresh bytes",
+		.have_last = true, .last_ms = 0x0000FFFFFFFFULL,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = 0x0000FFFFFFFFULL, .random = FRESH,
+	.ok = true, .next_ms = 0x000100000000ULL, .next_a = V7_FRESH_A, .next_b = V7_FRESH_B},
+	{.name = "74 bits full, clock behind: next ms, all-zero fresh bytes",
+		.have_last = true, .last_ms = 0x0000FFFFFFFFULL,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = 0x0000FFFFFFFFULL - 10, .random = ZEROS,
+	.ok = true, .next_ms = 0x000100000000ULL, .next_a = 0, .next_b = 0},
+	{.name = "74 bits full in the last millisecond but one: the last",
+		.have_last = true, .last_ms = ULID_TIME_MAX - 1,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = ULID_TIME_MAX - 1, .random = FRESH,
+	.ok = true, .next_ms = ULID_TIME_MAX, .next_a = V7_FRESH_A, .next_b = V7_FRESH_B},
+
+	/* the last millisecond: up to the largest value of the shape, then refused */
+	{.name = "last millisecond: ...FE becomes the largest value",
+		.have_last = true, .last_ms = ULID_TIME_MAX,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX - 1,
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.ok = true, .next_ms = ULID_TIME_MAX, .next_a = V7_RAND_A_MAX, .next_b = V7_RAND_B_MAX},
+	{.name = "after the largest value, same ms: refused",
+		.have_last = true, .last_ms = ULID_TIME_MAX,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.ok = false},
+	{.name = "after the largest value, clock behind: refused",
+		.have_last = true, .last_ms = ULID_TIME_MAX,
+		.last_a = V7_RAND_A_MAX, .last_b = V7_RAND_B_MAX,
+		.now_ms = 12345, .random = ONES,
+	.ok = false},
+};
+
+static void
+check_step_v7(const step_v7_case *c)
+{
+	uint8_t		last[ULID_LEN];
+	uint8_t		prev[ULID_LEN];
+	uint8_t		next[ULID_LEN];
+	uint8_t		expect[ULID_LEN];
+	bool		ok;
+
+	/* the step's preconditions, and the table's own sanity */
+	CHECK(c->now_ms <= ULID_TIME_MAX);
+	CHECK(c->last_a <= V7_RAND_A_MAX && c->last_b <= V7_RAND_B_MAX);
+	CHECK(c->next_a <= V7_RAND_A_MAX && c->next_b <= V7_RAND_B_MAX);
+
+	make_v7(last, c->last_ms, c->last_a, c->last_b);
+	memcpy(prev, last, ULID_LEN);
+	make_v7(expect, c->next_ms, c->next_a, c->next_b);
+	for (int i = 0; i < ULID_LEN; i++)
+		next[i] = (uint8_t) ~expect[i];	/* every byte must be written */
+
+	ok = ulid_monotonic_step_v7(last, c->have_last, c->now_ms, c->random, next);
+	if (ok != c->ok)
+	{
+		fail("returned %s, expected %s", ok ? "true" : "false",
+			 c->ok ? "true" : "false");
+		return;
+	}
+	if (!ok)
+	{
+		CHECK_BYTES("last", last, prev, ULID_LEN);
+		return;
+	}
+	CHECK(has_v7_bits(next));
+	CHECK_BYTES("next", next, expect, ULID_LEN);
+	CHECK_BYTES("last", last, next, ULID_LEN);
+	if (c->have_last)
+		CHECK(memcmp(next, prev, ULID_LEN) > 0);
+}
+
+/*
+ * A million steps of the UUIDv7 shape, as test_step_long_sequence: every
+ * value has the version and variant, the fields follow the rules computed on
+ * the two numbers, and the values strictly increase.  The fresh bytes are
+ * sometimes all ones in rand_b alone, to carry into rand_a without
+ * overflowing it, and sometimes all ones in both, to overflow.
+ */
+static void
+test_step_v7_long_sequence(void)
+{
+	uint8_t		last[ULID_LEN];
+	uint8_t		prev[ULID_LEN];
+	uint8_t		next[ULID_LEN];
+	uint8_t		random[ULID_RANDOM_BYTES];
+	uint64_t	now = 1700000000000ULL;
+	long		n_fresh = 0,
+				n_increment = 0,
+				n_carry_a = 0,
+				n_overflow = 0,
+				n_behind = 0;
+
+	prng_seed(7);
+	memset(last, 0, ULID_LEN);
+	for (long n = 0; n < 1000000; n++)
+	{
+		uint64_t	r = prng_next();
+		uint64_t	prev_ms = ulid_get_time(last);
+		uint16_t	a,
+					next_a;
+		uint64_t	b,
+					next_b;
+
+		/* the clock as in test_step_long_sequence */
+		switch (r & 7)
+		{
+			case 0:
+			case 1:
+			case 2:
+				now += 1 + ((r >> 3) & 3);
+				break;
+			case 3:
+				now -= (r >> 3) & 7;
+				break;
+			default:
+				break;
+		}
+
+		prng_fill(random, ULID_RANDOM_BYTES);
+		switch ((r >> 8) % 16)
+		{
+			case 0:				/* rand_a and rand_b (nearly) full */
+				memset(random, 0xFF, ULID_RANDOM_BYTES);
+				random[ULID_RANDOM_BYTES - 1] -= (uint8_t) ((r >> 12) & 3);
+				break;
+			case 1:				/* rand_b (nearly) full, rand_a random */
+				memset(random + 2, 0xFF, ULID_RANDOM_BYTES - 2);
+				random[ULID_RANDOM_BYTES - 1] -= (uint8_t) ((r >> 12) & 3);
+				break;
+			default:
+				break;
+		}
+
+		memcpy(prev, last, ULID_LEN);
+		CHECK_AT(ulid_monotonic_step_v7(last, n > 0, now, random, next), n);
+		CHECK_AT(memcmp(last, next, ULID_LEN) == 0, n);
+		CHECK_AT(has_v7_bits(next), n);
+		if (n > 0)
+			CHECK_AT(memcmp(next, prev, ULID_LEN) > 0, n);
+
+		v7_fields(prev, &a, &b);
+		v7_fields(next, &next_a, &next_b);
+		if (n == 0 || now > prev_ms)
+		{
+			n_fresh++;
+			CHECK_AT(ulid_get_time(next) == now, n);
+			CHECK_AT(next_a == (((random[0] & 0x0F) << 8) | random[1]), n);
+			CHECK_AT((next[8] & 0x3F) == (random[2] & 0x3F), n);
+			CHECK_AT(memcmp(next + 9, random + 3, ULID_RANDOM_BYTES - 3) == 0, n);
+		}
+		else if (a == V7_RAND_A_MAX && b == V7_RAND_B_MAX)
+		{
+			n_overflow++;
+			CHECK_AT(ulid_get_time(next) == prev_ms + 1, n);
+			CHECK_AT(next_a == (((random[0] & 0x0F) << 8) | random[1]), n);
+			CHECK_AT((next[8] & 0x3F) == (random[2] & 0x3F), n);
+			CHECK_AT(memcmp(next + 9, random + 3, ULID_RANDOM_BYTES - 3) == 0, n);
+		}
+		else
+		{
+			n_increment++;
+			if (now < prev_ms)
+				n_behind++;
+			if (b == V7_RAND_B_MAX)
+			{
+				n_carry_a++;
+				b = 0;
+				a++;
+			}
+			else
+				b++;
+			CHECK_AT(ulid_get_time(next) == prev_ms, n);
+			CHECK_AT(next_a == a && next_b == b, n);
+		}
+	}
+
+	/* every branch was exercised */
+	CHECK(n_fresh > 0);
+	CHECK(n_increment > 0);
+	CHECK(n_carry_a > 0);
+	CHECK(n_overflow > 0);
+	CHECK(n_behind > 0);
+}
+
+/*
+ * The two shapes' steps are independent: interleaved, each sequence strictly
+ * increases on its own and keeps its shape, whatever the other one does.
+ */
+static void
+test_step_shapes_interleaved(void)
+{
+	uint8_t		last[ULID_LEN],
+				last_v7[ULID_LEN],
+				next[ULID_LEN],
+				prev[ULID_LEN],
+				prev_v7[ULID_LEN];
+	uint8_t		random[ULID_RANDOM_BYTES];
+
+	prng_seed(0x5EED);
+	memset(last, 0, ULID_LEN);
+	memset(last_v7, 0, ULID_LEN);
+	for (long n = 0; n < 100000; n++)
+	{
+		uint64_t	now = 1700000000000ULL + (uint64_t) (n / 1000);
+
+		memcpy(prev, last, ULID_LEN);
+		memcpy(prev_v7, last_v7, ULID_LEN);
+		prng_fill(random, ULID_RANDOM_BYTES);
+		if (prng_next() & 1)
+		{
+			CHECK_AT(ulid_monotonic_step(last, n > 0, now, random, next), n);
+			if (n > 0)
+				CHECK_AT(memcmp(next, prev, ULID_LEN) > 0, n);
+			CHECK_AT(memcmp(last_v7, prev_v7, ULID_LEN) == 0, n);
+		}
+		else
+		{
+			CHECK_AT(ulid_monotonic_step_v7(last_v7, n > 0, now, random, next), n);
+			CHECK_AT(has_v7_bits(next), n);
+			if (n > 0)
+				CHECK_AT(memcmp(next, prev_v7, ULID_LEN) > 0, n);
+			CHECK_AT(memcmp(last, prev, ULID_LEN) == 0, n);
+		}
+	}
+}
+
+static const function_case step_v7_functions[] = {
+	{"a million steps against the rules, strictly increasing, all version 7", test_step_v7_long_sequence},
+	{"interleaved with the plain step, each sequence increases alone", test_step_shapes_interleaved},
+};
+
 /* -------------------------------------------------------- the random pool */
 
 /*
@@ -1376,6 +1743,8 @@ main(void)
 	RUN_TABLE("layout", layout_functions, check_function);
 	RUN_TABLE("step", step_cases, check_step);
 	RUN_TABLE("step", step_functions, check_function);
+	RUN_TABLE("step v7", step_v7_cases, check_step_v7);
+	RUN_TABLE("step v7", step_v7_functions, check_function);
 	RUN_TABLE("pool", pool_functions, check_function);
 
 	printf("1..%d\n", checks_run);

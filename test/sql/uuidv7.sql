@@ -34,3 +34,29 @@ SELECT count(*) AS timestamps_outside_versions_1_and_7 FROM g
 WHERE uuid_extract_version(u) NOT IN (1, 7) AND uuid_extract_timestamp(u) IS NOT NULL;
 SELECT bool_and(uuid_extract_timestamp(u) = ulid_time(u::ulid)) AS version_7_reads_the_time
 FROM g WHERE uuid_extract_version(u) = 7;
+
+-- The UUIDv7-shaped generators: every value cast to uuid is a UUIDv7 for
+-- core's functions (uuid_extract_version() answers only for the RFC 9562
+-- variant, so 7 means variant and version), and the time core reads is the
+-- ulid's.  10,000 values of each, the monotonic one interleaved with
+-- gen_monotonic_ulid().
+CREATE TEMP TABLE g7 AS
+	SELECT 'gen_ulid_v7()' AS generator, gen_ulid_v7() AS id FROM generate_series(1, 10000)
+	UNION ALL
+	SELECT 'gen_ulid_v7(timestamptz)', gen_ulid_v7(now() - n * interval '1 hour 1 millisecond')
+	FROM generate_series(1, 10000) n
+	UNION ALL
+	SELECT 'gen_monotonic_ulid_v7()', id FROM (
+		SELECT CASE WHEN n % 2 = 0 THEN gen_monotonic_ulid_v7() END AS id,
+			CASE WHEN n % 2 = 1 THEN gen_monotonic_ulid() END AS plain
+		FROM generate_series(1, 20000) n) s
+	WHERE id IS NOT NULL;
+SELECT generator, count(*) AS values,
+	count(*) FILTER (WHERE uuid_extract_version(id::uuid) = 7) AS version_7,
+	count(*) FILTER (WHERE uuid_extract_timestamp(id::uuid) = ulid_time(id)) AS same_time
+FROM g7 GROUP BY generator ORDER BY generator;
+-- The other way: core's uuidv7() values, as ulids, have the shape those
+-- generators give.
+SELECT bool_and(get_byte(u::ulid::bytea, 6) >> 4 = 7 AND get_byte(u::ulid::bytea, 8) >> 6 = 2)
+	AS uuidv7_has_the_shape
+FROM v7;
