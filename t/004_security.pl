@@ -414,14 +414,29 @@ SELECT string_agg(proname, ',' ORDER BY proname)
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND p.proleakproof
 SQL
-	'ulid_cmp,ulid_eq,ulid_ge,ulid_gt,ulid_le,ulid_lt,ulid_ne,ulid_time',
-	'LEAKPROOF functions are exactly the comparisons and ulid_time');
+	join(',',
+		(map { "ulid_$_" } qw(cmp eq ge gt le lt ne time)),
+		(map { "ulid_uuid_$_" } qw(cmp eq ge gt le lt ne)),
+		(map { "uuid_ulid_$_" } qw(cmp eq ge gt le lt ne))),
+	'LEAKPROOF functions are exactly the comparisons (with uuid too) and ulid_time');
 query_true('LEAKPROOF functions on the extreme values', <<'SQL');
 WITH v(x) AS (VALUES ('00000000000000000000000000'::ulid), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'))
 SELECT count(*) = 4 FROM v a, v b
 WHERE ulid_lt(a.x, b.x) IS NOT NULL AND ulid_le(a.x, b.x) IS NOT NULL AND ulid_eq(a.x, b.x) IS NOT NULL
   AND ulid_ne(a.x, b.x) IS NOT NULL AND ulid_ge(a.x, b.x) IS NOT NULL AND ulid_gt(a.x, b.x) IS NOT NULL
   AND ulid_cmp(a.x, b.x) IS NOT NULL AND ulid_time(a.x) IS NOT NULL
+SQL
+query_true('LEAKPROOF ulid/uuid comparisons on the extreme values', <<'SQL');
+WITH v(x) AS (VALUES ('00000000-0000-0000-0000-000000000000'::uuid), ('ffffffff-ffff-ffff-ffff-ffffffffffff'))
+SELECT count(*) = 4 FROM v a, v b
+WHERE ulid_uuid_lt(a.x::ulid, b.x) IS NOT NULL AND ulid_uuid_le(a.x::ulid, b.x) IS NOT NULL
+  AND ulid_uuid_eq(a.x::ulid, b.x) IS NOT NULL AND ulid_uuid_ne(a.x::ulid, b.x) IS NOT NULL
+  AND ulid_uuid_ge(a.x::ulid, b.x) IS NOT NULL AND ulid_uuid_gt(a.x::ulid, b.x) IS NOT NULL
+  AND ulid_uuid_cmp(a.x::ulid, b.x) IS NOT NULL
+  AND uuid_ulid_lt(a.x, b.x::ulid) IS NOT NULL AND uuid_ulid_le(a.x, b.x::ulid) IS NOT NULL
+  AND uuid_ulid_eq(a.x, b.x::ulid) IS NOT NULL AND uuid_ulid_ne(a.x, b.x::ulid) IS NOT NULL
+  AND uuid_ulid_ge(a.x, b.x::ulid) IS NOT NULL AND uuid_ulid_gt(a.x, b.x::ulid) IS NOT NULL
+  AND uuid_ulid_cmp(a.x, b.x::ulid) IS NOT NULL
 SQL
 
 $node->stop;
