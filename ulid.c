@@ -963,12 +963,12 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 					errmsg("cannot convert inherited column \"%s\"", col),
-					errhint("Convert the column of the partitioned table %s: that converts every partition.",
-							qualified_relation_name(llast_oid(get_partition_ancestors(relid)))));
+					errhint("Convert the column of partitioned table \"%s\" instead: that converts every partition.",
+							get_rel_name(llast_oid(get_partition_ancestors(relid)))));
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				errmsg("cannot convert inherited column \"%s\"", col),
-				errhint("Convert the column of the table it inherits from: that converts every inheriting table."));
+				errhint("Convert the column of the table it inherits from instead: that converts every inheriting table."));
 	}
 	if (att->attgenerated != '\0')
 		ereport(ERROR,
