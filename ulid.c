@@ -4,11 +4,11 @@
  *
  * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The sections follow
  * the order of the SQL script: text I/O, binary I/O, casts, comparison, sort
- * support, hashing, BRIN support, aggregates, generators.  The logic that
- * needs no server lives in headers the unit tests and the fuzzer include
- * alone: the byte layout and the value as a number (ulid_layout.h), the
- * Base32 codec (ulid_base32.h), the monotonic step (ulid_monotonic.h) and the
- * pool of random bytes (ulid_random.h).
+ * support, hashing, BRIN support, aggregates, generators, converting uuid
+ * columns.  The logic that needs no server lives in headers the unit tests
+ * and the fuzzer include alone: the byte layout and the value as a number
+ * (ulid_layout.h), the Base32 codec (ulid_base32.h), the monotonic step
+ * (ulid_monotonic.h) and the pool of random bytes (ulid_random.h).
  */
 
 #include "postgres.h"
@@ -740,7 +740,7 @@ ulid_monotonic_scope(PG_FUNCTION_ARGS)
  *	plain ALTER COLUMN ... TYPE ulid does to DEFAULT gen_random_uuid().
  *****************************************************************************/
 
-/* Whether roleid owns a relation: pg_class_ownercheck() became object_ownercheck() in 16. */
+/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
 #if PG_VERSION_NUM < 160000
 #define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
 #else
@@ -757,7 +757,7 @@ typedef enum UuidDefaultKind
 	UUID_DEFAULT_UNKNOWN		/* volatile, and no generator we know */
 } UuidDefaultKind;
 
-/* Whether funcid is core's uuidv7() (PostgreSQL 18 on), with or without its interval. */
+/* Whether funcid is core's uuidv7() (PostgreSQL 18 on), either form. */
 static bool
 is_core_uuidv7(Oid funcid)
 {
