@@ -389,3 +389,35 @@ LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gen_monotonic_ulid_v7() IS
 'a new ulid that is also a UUIDv7, strictly greater than the previous one gen_monotonic_ulid_v7() generated in its scope (see ulid_monotonic_scope())';
+
+-- Converting uuid columns
+--
+
+-- C with SPI: converting runs ALTER TABLE statements built from the catalog,
+-- which LANGUAGE sql cannot do, and the install script needs no PL/pgSQL.
+CREATE FUNCTION ulid_convert_column(tab pg_catalog.regclass, col pg_catalog.name)
+RETURNS TABLE (relation pg_catalog.regclass, old_default pg_catalog.text, new_default pg_catalog.text)
+AS 'MODULE_PATHNAME', 'ulid_convert_column'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ulid_convert_column(pg_catalog.regclass, pg_catalog.name) IS
+'convert a uuid column to ulid in place, replacing a default that generates uuids with gen_ulid(); one row per table converted';
+
+-- Warns when CREATE TABLE or ALTER TABLE leaves a ulid column whose default
+-- is a uuid generator cast to ulid, as ALTER COLUMN ... TYPE ulid does to
+-- DEFAULT gen_random_uuid().  DDL only: nothing runs on INSERT.  Like every
+-- event trigger it does not fire under session_replication_role = replica.
+CREATE FUNCTION ulid_check_defaults()
+RETURNS pg_catalog.event_trigger
+AS 'MODULE_PATHNAME', 'ulid_check_defaults'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ulid_check_defaults() IS
+'event trigger function: warns when a ulid column gets a default that generates uuids';
+
+CREATE EVENT TRIGGER ulid_check_defaults ON ddl_command_end
+	WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE')
+	EXECUTE FUNCTION ulid_check_defaults();
+
+COMMENT ON EVENT TRIGGER ulid_check_defaults IS
+'warns when a ulid column gets a default that generates uuids (see ulid_convert_column())';

@@ -3,13 +3,14 @@
  *		The ulid type: a 16-byte ULID stored as its 128-bit big-endian value.
  *
  * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The sections follow
- * the order of the SQL script: text I/O, binary I/O, casts, comparison, sort
- * support, hashing, BRIN support, aggregates, generators.  The logic that
- * needs no server lives in headers the unit tests and the fuzzer include
- * alone: the byte layout and the value as a number (ulid_layout.h), the
- * Base32 codec (ulid_base32.h), the UUID text form on input
- * (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the pool of
- * random bytes (ulid_random.h).
+ * the order of the SQL script: text I/O, binary I/O, casts, comparison,
+ * comparison with uuid, sort support, hashing, BRIN support, aggregates,
+ * generators, converting uuid columns.  The logic that needs no server
+ * lives in headers the unit tests and the fuzzer include alone: the byte
+ * layout and the value as a number (ulid_layout.h), the Base32 codec
+ * (ulid_base32.h), the UUID text form on input (ulid_uuidtext.h), the
+ * monotonic step (ulid_monotonic.h) and the pool of random bytes
+ * (ulid_random.h).
  */
 
 #include "postgres.h"
@@ -51,6 +52,30 @@
 #pragma GCC diagnostic pop
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
+
+/* For converting uuid columns; these reach storage/bufpage.h too. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "access/relation.h"
+#include "access/xact.h"
+#include "catalog/objectaddress.h"
+#include "catalog/partition.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/event_trigger.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/syscache.h"
+#pragma GCC diagnostic pop
 
 #include "ulid_base32.h"
 #include "ulid_random.h"
@@ -992,4 +1017,494 @@ ulid_monotonic_scope(PG_FUNCTION_ARGS)
 {
 	(void) fcinfo;				/* takes no arguments */
 	PG_RETURN_TEXT_P(cstring_to_text(shared_monotonic != NULL ? "cluster" : "backend"));
+}
+
+/*****************************************************************************
+ *	Converting uuid columns
+ *
+ *	ulid_convert_column() turns a uuid column into a ulid column in place and
+ *	replaces a default that generates uuids with gen_ulid().  The event
+ *	trigger function ulid_check_defaults() warns when DDL leaves a ulid
+ *	column whose default is such a generator cast to ulid, which is what a
+ *	plain ALTER COLUMN ... TYPE ulid does to DEFAULT gen_random_uuid().
+ *****************************************************************************/
+
+/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
+#if PG_VERSION_NUM < 160000
+#define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
+#else
+#define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
+#endif
+
+/* What becomes of a default of type uuid when its column becomes ulid. */
+typedef enum UuidDefaultKind
+{
+	UUID_DEFAULT_NONE,			/* no default */
+	UUID_DEFAULT_KEEP,			/* right as a ulid too: converted with the
+								 * column */
+	UUID_DEFAULT_GENERATOR,		/* a uuid generator: becomes gen_ulid() */
+	UUID_DEFAULT_UNKNOWN		/* volatile, and no generator we know */
+} UuidDefaultKind;
+
+/* Whether funcid is core's uuidv7() (PostgreSQL 18 on), either form. */
+static bool
+is_core_uuidv7(Oid funcid)
+{
+	char	   *name;
+
+	if (get_func_namespace(funcid) != PG_CATALOG_NAMESPACE)
+		return false;
+	name = get_func_name(funcid);
+	return name != NULL && strcmp(name, "uuidv7") == 0;
+}
+
+/*
+ * Classify a default expression of type uuid.  A call, without arguments, of
+ * a volatile function returning uuid is a generator (gen_random_uuid(),
+ * uuidv4(), uuid-ossp's uuid_generate_v1() and _v4(), one's own): its values
+ * cast to ulid have a meaningless time, so it must become gen_ulid().  Core's
+ * uuidv7() is the exception: its first 48 bits are the Unix millisecond, so
+ * its values are ULIDs of the right time (and stay valid UUIDv7), and it is
+ * monotonic in a session as before.  A default that is not volatile (a
+ * constant) gives the same bytes as before.  Anything else volatile is not
+ * guessed at.
+ */
+static UuidDefaultKind
+classify_uuid_default(Node *expr)
+{
+	FuncExpr   *call = expr != NULL && IsA(expr, FuncExpr) ? (FuncExpr *) expr : NULL;
+
+	if (expr == NULL)
+		return UUID_DEFAULT_NONE;
+	if (call != NULL && is_core_uuidv7(call->funcid))
+		return UUID_DEFAULT_KEEP;
+	if (!contain_volatile_functions(expr))
+		return UUID_DEFAULT_KEEP;
+	if (call != NULL && call->args == NIL && call->funcresulttype == UUIDOID &&
+		func_volatile(call->funcid) == PROVOLATILE_VOLATILE)
+		return UUID_DEFAULT_GENERATOR;
+	return UUID_DEFAULT_UNKNOWN;
+}
+
+/*
+ * The expression of type uuid that a ulid default casts, or NULL.  The
+ * binary cast is a RelabelType: implicit when ALTER COLUMN TYPE converted
+ * the default or when a uuid expression was given as the default, explicit
+ * when written (gen_random_uuid()::ulid).
+ */
+static Node *
+uuid_under_cast(Node *expr)
+{
+	while (expr != NULL && IsA(expr, RelabelType))
+	{
+		expr = (Node *) ((RelabelType *) expr)->arg;
+		if (exprType(expr) == UUIDOID)
+			return expr;
+	}
+	return NULL;
+}
+
+/* The default expression of column attnum of rel, or NULL. */
+static Node *
+column_default(Relation rel, AttrNumber attnum)
+{
+	TupleConstr *constr = RelationGetDescr(rel)->constr;
+
+	if (constr == NULL)
+		return NULL;
+	for (int i = 0; i < constr->num_defval; i++)
+		if (constr->defval[i].adnum == attnum)
+			return stringToNode(constr->defval[i].adbin);
+	return NULL;
+}
+
+/* An expression of a column default of rel as pg_get_expr() shows it, or NULL. */
+static char *
+default_text(Relation rel, Node *expr)
+{
+	if (expr == NULL)
+		return NULL;
+	return deparse_expression(expr,
+							  deparse_context_for(RelationGetRelationName(rel),
+												  RelationGetRelid(rel)),
+							  false, false);
+}
+
+/* The name of a relation, schema-qualified and quoted, for a statement. */
+static char *
+qualified_relation_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+									  get_rel_name(relid));
+}
+
+/* Run one ALTER TABLE through SPI. */
+static void
+run_alter(const char *sql)
+{
+	int			rc = SPI_execute(sql, false, 0);
+
+	if (rc != SPI_OK_UTILITY)
+		elog(ERROR, "SPI_execute failed for \"%s\": %s", sql, SPI_result_code_string(rc));
+}
+
+/* The ulid type of the extension that holds function fn_oid (relocatable). */
+static Oid
+extension_ulid_type(Oid fn_oid)
+{
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("ulid"),
+						   ObjectIdGetDatum(get_func_namespace(fn_oid)));
+}
+
+/* One table a conversion changes: the named one and each inheriting one. */
+typedef struct ConvertTarget
+{
+	Oid			relid;
+	UuidDefaultKind kind;
+	char	   *old_default;	/* as pg_get_expr() shows it, or NULL */
+} ConvertTarget;
+
+/*
+ * ulid_convert_column(tab, col): convert column col of table tab from uuid to
+ * ulid in place, in the caller's transaction, and replace a default that
+ * generates uuids with gen_ulid().  The ALTER TABLE converts the inheriting
+ * tables (partitions) too, so each of their defaults is treated the same
+ * way.  A column already of type ulid gets only its default replaced: the
+ * repair after a plain ALTER COLUMN TYPE.  One row per table: the table, its
+ * default before and after.
+ *
+ * Every check runs under the lock the ALTER takes, before anything changes,
+ * and refuses what it cannot do safely: the statements then run with
+ * quoted, schema-qualified names.
+ */
+PG_FUNCTION_INFO_V1(ulid_convert_column);
+Datum
+ulid_convert_column(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *col = NameStr(*PG_GETARG_NAME(1));
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
+	char		relkind = get_rel_relkind(relid);
+	Relation	rel;
+	AttrNumber	attnum;
+	Form_pg_attribute att;
+	bool		already_ulid;
+	List	   *tree;
+	ConvertTarget *targets;
+	int			ntargets = 0;
+	ListCell   *lc;
+	const char *qcol = quote_identifier(col);
+
+	InitMaterializedSRF(fcinfo, 0);
+
+	/*
+	 * Ownership first, as ALTER TABLE checks it, before taking a lock that
+	 * would make others wait; then the lock ALTER COLUMN TYPE takes.
+	 */
+	if (relkind == '\0')
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("relation with OID %u does not exist", relid));
+	if (!relation_ownercheck(relid, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(relkind),
+					   get_rel_name(relid));
+	LockRelationOid(relid, AccessExclusiveLock);
+	rel = try_relation_open(relid, NoLock);
+	if (rel == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("relation with OID %u does not exist", relid));
+
+	relkind = rel->rd_rel->relkind;
+	if (relkind == RELKIND_FOREIGN_TABLE)
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("cannot convert a column of foreign table \"%s\"",
+					   RelationGetRelationName(rel)),
+				errdetail("Only the local declaration would change; the remote column would stay uuid."),
+				errhint("Convert the remote column, then change the declaration with ALTER FOREIGN TABLE."));
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("\"%s\" is not a table", RelationGetRelationName(rel)));
+
+	attnum = get_attnum(relid, col);
+	if (attnum == InvalidAttrNumber)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_COLUMN),
+				errmsg("column \"%s\" of relation \"%s\" does not exist",
+					   col, RelationGetRelationName(rel)));
+	if (attnum < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("cannot alter system column \"%s\"", col));
+	att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
+
+	/*
+	 * A partition's or child's column changes with its parent's: ALTER TABLE
+	 * refuses it alone, and so does this, naming the table to convert.
+	 */
+	if (att->attinhcount > 0)
+	{
+		if (rel->rd_rel->relispartition)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+					errmsg("cannot convert inherited column \"%s\"", col),
+					errhint("Convert the column of partitioned table \"%s\" instead: that converts every partition.",
+							get_rel_name(llast_oid(get_partition_ancestors(relid)))));
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				errmsg("cannot convert inherited column \"%s\"", col),
+				errhint("Convert the column of the table it inherits from instead: that converts every inheriting table."));
+	}
+	if (att->attgenerated != '\0')
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("cannot convert generated column \"%s\"", col),
+				errdetail("A generated column has no default to replace."),
+				errhint("ALTER TABLE ... ALTER COLUMN ... TYPE ulid converts it with its expression."));
+
+	/*
+	 * uuid, or ulid already (then only the default is replaced).  No identity
+	 * column is of either type: identity needs an integer.  A domain over
+	 * uuid is refused: its constraints would not follow the column to ulid.
+	 */
+	already_ulid = OidIsValid(ulid_type) && att->atttypid == ulid_type;
+	if (att->atttypid != UUIDOID && !already_ulid)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("column \"%s\" of relation \"%s\" is of type %s, not uuid",
+					   col, RelationGetRelationName(rel), format_type_be(att->atttypid)),
+				getBaseType(att->atttypid) == UUIDOID ?
+				errdetail("A domain's constraints would not apply to the column once it is of type ulid.") : 0);
+	relation_close(rel, NoLock);
+
+	/*
+	 * The tables ALTER TABLE would change, each locked as it locks them: this
+	 * one first, then every table inheriting from it.  Each default is
+	 * classified before anything changes.
+	 */
+	tree = find_all_inheritors(relid, AccessExclusiveLock, NULL);
+	targets = palloc(sizeof(ConvertTarget) * list_length(tree));
+	foreach(lc, tree)
+	{
+		ConvertTarget *t = &targets[ntargets++];
+		Relation	r = relation_open(lfirst_oid(lc), NoLock);
+		Node	   *expr = column_default(r, get_attnum(RelationGetRelid(r), col));
+		Node	   *uuid_expr = already_ulid ? uuid_under_cast(expr) : expr;
+
+		if (r->rd_rel->relkind == RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					errmsg("cannot convert a column of foreign table \"%s\"",
+						   RelationGetRelationName(r)),
+					errdetail("It inherits column \"%s\" from \"%s\"; only its local declaration would change.",
+							  col, get_rel_name(relid)));
+		t->relid = RelationGetRelid(r);
+		t->old_default = default_text(r, expr);
+		/* a ulid default that casts no uuid is the column's own: kept */
+		t->kind = expr == NULL ? UUID_DEFAULT_NONE :
+			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr);
+		if (t->kind == UUID_DEFAULT_UNKNOWN)
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("cannot convert the default of column \"%s\" of relation \"%s\"",
+						   col, RelationGetRelationName(r)),
+					errdetail("The default %s is volatile and is not a call of a uuid generator without arguments.",
+							  t->old_default),
+					errhint("Drop the default, convert the column, then set the default it should have, such as gen_ulid()."));
+		relation_close(r, NoLock);
+	}
+
+	/*
+	 * Drop the generators first, so that no statement leaves a uuid
+	 * generator on a ulid column (and the event trigger has nothing to warn
+	 * about); convert (recursing, as it must); set gen_ulid().
+	 */
+	SPI_connect();
+	for (int i = 0; i < ntargets && !already_ulid; i++)
+		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
+			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s DROP DEFAULT",
+							   qualified_relation_name(targets[i].relid), qcol));
+	if (!already_ulid)
+		run_alter(psprintf("ALTER TABLE %s ALTER COLUMN %s TYPE %s",
+						   qualified_relation_name(relid), qcol,
+						   quote_qualified_identifier(get_namespace_name(ext_schema), "ulid")));
+	for (int i = 0; i < ntargets; i++)
+		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
+			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s SET DEFAULT %s()",
+							   qualified_relation_name(targets[i].relid), qcol,
+							   quote_qualified_identifier(get_namespace_name(ext_schema),
+														  "gen_ulid")));
+	SPI_finish();
+
+	for (int i = 0; i < ntargets; i++)
+	{
+		Relation	r = relation_open(targets[i].relid, NoLock);
+		char	   *new_default = default_text(r, column_default(r, get_attnum(targets[i].relid, col)));
+		Datum		values[3];
+		bool		nulls[3] = {false, targets[i].old_default == NULL, new_default == NULL};
+
+		values[0] = ObjectIdGetDatum(targets[i].relid);
+		values[1] = nulls[1] ? (Datum) 0 : CStringGetTextDatum(targets[i].old_default);
+		values[2] = nulls[2] ? (Datum) 0 : CStringGetTextDatum(new_default);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		relation_close(r, NoLock);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * Whether a statement can leave a column with a new default: CREATE TABLE
+ * (any column), or ALTER TABLE adding a column, setting a default or changing
+ * a type (those columns, added to *columns).  Most ALTER TABLEs (constraints,
+ * owners, storage), and so most of what a restore runs, stop here.
+ */
+static bool
+statement_sets_defaults(Node *parsetree, List **columns)
+{
+	ListCell   *lc;
+
+	*columns = NIL;
+	if (IsA(parsetree, CreateStmt) || IsA(parsetree, CreateForeignTableStmt))
+		return true;
+	if (!IsA(parsetree, AlterTableStmt))
+		return false;
+	foreach(lc, ((AlterTableStmt *) parsetree)->cmds)
+	{
+		AlterTableCmd *cmd = lfirst_node(AlterTableCmd, lc);
+
+		if (cmd->subtype == AT_AddColumn)
+			*columns = lappend(*columns, ((ColumnDef *) cmd->def)->colname);
+		else if (cmd->subtype == AT_ColumnDefault || cmd->subtype == AT_AlterColumnType)
+			*columns = lappend(*columns, cmd->name);
+	}
+	return *columns != NIL;
+}
+
+/*
+ * Warn about each ulid column, of the tables the command created or altered,
+ * whose default is a uuid generator cast to ulid.  columns, if not NIL,
+ * limits the check to the columns the statement named.
+ */
+static void
+warn_uuid_defaults(Oid ulid_type, List *columns)
+{
+	List	   *relids = NIL;
+	ListCell   *lc;
+
+	SPI_connect();
+	if (SPI_execute("SELECT classid, objid FROM pg_catalog.pg_event_trigger_ddl_commands()",
+					false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_event_trigger_ddl_commands()");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Oid			classid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i],
+															 SPI_tuptable->tupdesc, 1, &isnull));
+		Oid			objid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i],
+														   SPI_tuptable->tupdesc, 2, &isnull));
+		char		relkind = classid == RelationRelationId ? get_rel_relkind(objid) : '\0';
+
+		if (relkind == RELKIND_RELATION || relkind == RELKIND_PARTITIONED_TABLE ||
+			relkind == RELKIND_FOREIGN_TABLE)
+			relids = list_append_unique_oid(relids, objid);
+	}
+
+	/* The command holds a lock on each: AccessShareLock does not wait. */
+	foreach(lc, relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
+		TupleDesc	desc = RelationGetDescr(rel);
+
+		for (int i = 0; i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+			const char *name = NameStr(att->attname);
+			Node	   *uuid_expr;
+			ListCell   *c;
+			bool		named = columns == NIL;
+			char	   *table;
+
+			if (att->attisdropped || att->atttypid != ulid_type || !att->atthasdef)
+				continue;
+			foreach(c, columns)
+				named |= strcmp(lfirst(c), name) == 0;
+			if (!named)
+				continue;
+			uuid_expr = uuid_under_cast(column_default(rel, att->attnum));
+			if (uuid_expr == NULL ||
+				classify_uuid_default(uuid_expr) == UUID_DEFAULT_KEEP)
+				continue;
+			table = DatumGetCString(DirectFunctionCall1(regclassout,
+														ObjectIdGetDatum(RelationGetRelid(rel))));
+			ereport(WARNING,
+					errcode(ERRCODE_WARNING),
+					errmsg("default of ulid column \"%s\" of table \"%s\" generates uuids",
+						   name, RelationGetRelationName(rel)),
+					errdetail("The default %s returns uuid values, which the cast to ulid keeps byte for byte: their ulid_time() is not the time of the insert.",
+							  default_text(rel, uuid_expr)),
+					errhint("Replace it: SELECT * FROM ulid_convert_column(%s, %s), or ALTER TABLE %s ALTER COLUMN %s SET DEFAULT gen_ulid().",
+							quote_literal_cstr(table), quote_literal_cstr(name),
+							table, quote_identifier(name)));
+		}
+		relation_close(rel, AccessShareLock);
+	}
+	SPI_finish();
+}
+
+/*
+ * The event trigger on ddl_command_end: warn_uuid_defaults() for the
+ * statements that can set a default.  It must never make DDL fail, so the
+ * check runs in a subtransaction and an error in it becomes a WARNING (a
+ * cancel is still a cancel).  DDL only: nothing here runs on INSERT.
+ */
+PG_FUNCTION_INFO_V1(ulid_check_defaults);
+Datum
+ulid_check_defaults(PG_FUNCTION_ARGS)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	List	   *columns;
+	Oid			ulid_type;
+
+	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+		ereport(ERROR,
+				errcode(ERRCODE_E_R_I_E_EVENT_TRIGGER_PROTOCOL_VIOLATED),
+				errmsg("ulid_check_defaults() was not called by an event trigger"));
+	if (!statement_sets_defaults(((EventTriggerData *) fcinfo->context)->parsetree, &columns))
+		PG_RETURN_VOID();
+	ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
+	if (!OidIsValid(ulid_type))
+		PG_RETURN_VOID();
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		warn_uuid_defaults(ulid_type, columns);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			ReThrowError(edata);
+		ereport(WARNING,
+				errcode(edata->sqlerrcode),
+				errmsg("could not check the defaults of ulid columns: %s", edata->message));
+	}
+	PG_END_TRY();
+	PG_RETURN_VOID();
 }

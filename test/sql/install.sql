@@ -31,9 +31,10 @@ CREATE INDEX owned_brin ON owned USING brin (id);
 CREATE INDEX owned_sorted ON owned (id DESC);
 SELECT count(*) FROM (SELECT DISTINCT id FROM owned ORDER BY id) s;
 DROP TABLE owned;
--- Every member object lives in the extension's schema (casts have none).
+-- Every member object lives in the extension's schema (casts and the event
+-- trigger have none).
 SELECT classid::regclass,
-	count(*) FILTER (WHERE classid <> 'pg_cast'::regclass AND coalesce(
+	count(*) FILTER (WHERE classid NOT IN ('pg_cast'::regclass, 'pg_event_trigger'::regclass) AND coalesce(
 		(SELECT pronamespace FROM pg_proc WHERE oid = objid AND classid = 'pg_proc'::regclass),
 		(SELECT typnamespace FROM pg_type WHERE oid = objid AND classid = 'pg_type'::regclass),
 		(SELECT oprnamespace FROM pg_operator WHERE oid = objid AND classid = 'pg_operator'::regclass),
@@ -46,6 +47,13 @@ WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
 GROUP BY 1 ORDER BY 1::text;
 -- No SECURITY DEFINER function.
 SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_schema'::regnamespace AND prosecdef;
+-- The event trigger exists though the owner may not create one (it takes a
+-- superuser): the script of a trusted extension runs as the bootstrap
+-- superuser, who owns it.  It warns the owner's DDL too.
+SELECT evtowner = 10 AS owned_by_bootstrap_superuser, evtenabled
+FROM pg_event_trigger WHERE evtname = 'ulid_check_defaults';
+CREATE TABLE owned_uuid_default (id ulid DEFAULT gen_random_uuid());
+DROP TABLE owned_uuid_default;
 
 -- Its member objects belong to the bootstrap superuser, as with every
 -- trusted extension, so moving it to another schema is for a superuser.
@@ -57,6 +65,7 @@ SELECT count(*) AS left_behind FROM pg_type WHERE typname = 'ulid';
 SELECT count(*) AS casts_left FROM pg_cast c
 WHERE NOT EXISTS (SELECT FROM pg_type WHERE oid = c.castsource)
    OR NOT EXISTS (SELECT FROM pg_type WHERE oid = c.casttarget);
+SELECT count(*) AS event_triggers_left FROM pg_event_trigger WHERE evtname = 'ulid_check_defaults';
 RESET search_path;
 DROP SCHEMA ulid_schema;
 RESET ROLE;

@@ -41,6 +41,10 @@ LANGUAGE sql AS $$
 					SELECT format('function %s(%s, %s) %s', amprocnum, amproclefttype::regtype,
 								  amprocrighttype::regtype, amproc::regprocedure)
 					FROM pg_amproc WHERE amprocfamily = d.objid) members)
+			WHEN 'pg_event_trigger'::regclass THEN
+				(SELECT format('on %s %s %s, enabled %s', e.evtevent, e.evttags,
+							   e.evtfoid::regprocedure, e.evtenabled)
+				 FROM pg_event_trigger e WHERE e.oid = d.objid)
 			END,
 			obj_description(d.objid, (SELECT relname FROM pg_class WHERE oid = d.classid)))
 	FROM pg_depend d

@@ -1,0 +1,254 @@
+-- Converting a uuid column in place: ulid_convert_column() keeps every value
+-- byte for byte, rebuilds the indexes with ulid's classes and replaces a
+-- default that generates uuids with gen_ulid(); what it cannot do safely it
+-- refuses.  The event trigger ulid_check_defaults warns when DDL leaves a
+-- ulid column whose default is a uuid generator cast to ulid.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS ulid;
+CREATE EXTENSION IF NOT EXISTS "uuid-ossp";
+RESET client_min_messages;
+\i test/sql/include/plan_has.sql
+
+--
+-- The safe path
+--
+
+CREATE TABLE conv (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text);
+CREATE INDEX conv_hash ON conv USING hash (id);
+INSERT INTO conv (name) SELECT 'row ' || g FROM generate_series(1, 1000) g;
+INSERT INTO conv VALUES ('00000000-0000-0000-0000-000000000000', 'smallest'),
+	('ffffffff-ffff-ffff-ffff-ffffffffffff', 'largest'),
+	('01563df3-6481-d676-4c61-efb99302bd5b', 'a ULID');
+CREATE TABLE conv_before AS SELECT * FROM conv;
+SELECT pg_relation_filenode('conv') AS filenode_before \gset
+
+-- One row per table converted: its default before and after.
+SELECT * FROM ulid_convert_column('conv', 'id');
+SELECT format_type(atttypid, atttypmod) AS type, attnotnull FROM pg_attribute
+WHERE attrelid = 'conv'::regclass AND attname = 'id';
+-- Not rewritten (the cast is binary-coercible), every value the same bytes.
+SELECT pg_relation_filenode('conv') = :filenode_before AS table_not_rewritten;
+SELECT (SELECT count(*) FROM conv_before) AS rows_before,
+	count(*) FILTER (WHERE c.id::uuid = b.id AND c.name = b.name) AS same_bytes_same_row
+FROM conv c FULL JOIN conv_before b ON c.name = b.name;
+SELECT id, id::uuid AS as_uuid, name FROM conv WHERE name IN ('smallest', 'largest', 'a ULID') ORDER BY 1;
+-- The indexes were rebuilt with ulid's classes, and are used.
+SELECT c.relname, o.opcname FROM pg_index i
+JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_opclass o ON o.oid = i.indclass[0]
+WHERE i.indrelid = 'conv'::regclass ORDER BY 1;
+SET enable_seqscan = off;
+SELECT pg_temp.plan_has($$SELECT name FROM conv WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'$$, 'Index Scan using conv_');
+SELECT name FROM conv WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+SELECT pg_temp.plan_has($$SELECT name FROM conv WHERE id > '7ZZZZZZZZZZZZZZZZZZZZZZZZY'$$, 'conv_pkey');
+SELECT name FROM conv WHERE id > '7ZZZZZZZZZZZZZZZZZZZZZZZZY';
+SELECT pg_temp.plan_has('SELECT name FROM conv ORDER BY id LIMIT 1', 'Index Scan using conv_pkey');
+SELECT name FROM conv ORDER BY id LIMIT 1;
+RESET enable_seqscan;
+-- New rows get ulids of the current time.
+INSERT INTO conv (name) SELECT 'new ' || g FROM generate_series(1, 100) g;
+SELECT count(*) AS new_rows,
+	bool_and(ulid_time(id) BETWEEN now() - interval '1 minute' AND clock_timestamp()) AS current_time
+FROM conv WHERE name LIKE 'new %';
+-- Again: nothing left to do.
+SELECT * FROM ulid_convert_column('conv', 'id');
+
+-- No default stays no default; a constant is converted with the column, and
+-- gives the same bytes; so does a default that is not volatile.
+CREATE TABLE conv_kinds (
+	plain uuid,
+	fixed uuid DEFAULT '01563df3-6481-d676-4c61-efb99302bd5b',
+	derived uuid DEFAULT md5('ulid')::uuid,
+	n int
+);
+SELECT * FROM ulid_convert_column('conv_kinds', 'plain');
+SELECT * FROM ulid_convert_column('conv_kinds', 'fixed');
+SELECT * FROM ulid_convert_column('conv_kinds', 'derived');
+INSERT INTO conv_kinds (n) VALUES (1) RETURNING plain, fixed, fixed::uuid, derived::uuid = md5('ulid')::uuid AS same_value;
+
+-- Generators of uuid-ossp too, and any volatile function without arguments
+-- returning uuid.
+CREATE FUNCTION conv_new_uuid() RETURNS uuid LANGUAGE sql VOLATILE AS 'SELECT gen_random_uuid()';
+CREATE TABLE conv_ossp (v1 uuid DEFAULT uuid_generate_v1(), v4 uuid DEFAULT uuid_generate_v4(),
+	own uuid DEFAULT conv_new_uuid());
+SELECT * FROM ulid_convert_column('conv_ossp', 'v1');
+SELECT * FROM ulid_convert_column('conv_ossp', 'v4');
+SELECT * FROM ulid_convert_column('conv_ossp', 'own');
+
+-- A partitioned table: ALTER TABLE converts every partition with it, so each
+-- partition's default is treated like the parent's.
+CREATE TABLE conv_parts (id uuid NOT NULL DEFAULT gen_random_uuid(), k int) PARTITION BY LIST (k);
+CREATE TABLE conv_parts_1 PARTITION OF conv_parts FOR VALUES IN (1);
+CREATE TABLE conv_parts_2 PARTITION OF conv_parts (id DEFAULT '00000000-0000-0000-0000-000000000002')
+	FOR VALUES IN (2);
+CREATE TABLE conv_parts_3 PARTITION OF conv_parts FOR VALUES IN (3) PARTITION BY LIST (k);
+CREATE TABLE conv_parts_3a PARTITION OF conv_parts_3 FOR VALUES IN (3);
+INSERT INTO conv_parts (k) VALUES (1), (2), (3);
+CREATE TABLE conv_parts_before AS SELECT * FROM conv_parts;
+SELECT * FROM ulid_convert_column('conv_parts', 'id') ORDER BY relation::text;
+SELECT count(*) AS same_bytes FROM conv_parts p JOIN conv_parts_before b ON p.id::uuid = b.id AND p.k = b.k;
+INSERT INTO conv_parts (k) VALUES (1), (2), (3)
+RETURNING tableoid::regclass, ulid_time(id) > now() - interval '1 minute' AS current_time;
+
+-- Plain inheritance likewise.
+CREATE TABLE conv_inh (id uuid DEFAULT gen_random_uuid());
+CREATE TABLE conv_inh_child (extra int) INHERITS (conv_inh);
+SELECT * FROM ulid_convert_column('conv_inh', 'id') ORDER BY relation::text;
+
+-- Names are quoted, and gen_ulid() and ulid are qualified with the
+-- extension's schema, wherever it was moved.
+CREATE SCHEMA "Conv Schema";
+CREATE TABLE "Conv Schema"."Odd ""Table""" ("The Id" uuid DEFAULT gen_random_uuid());
+CREATE SCHEMA conv_ext;
+ALTER EXTENSION ulid SET SCHEMA conv_ext;
+SELECT * FROM conv_ext.ulid_convert_column('"Conv Schema"."Odd ""Table"""', 'The Id');
+SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+WHERE attrelid = '"Conv Schema"."Odd ""Table"""'::regclass AND attname = 'The Id';
+ALTER EXTENSION ulid SET SCHEMA public;
+DROP SCHEMA conv_ext;
+
+--
+-- The unsafe path warns: a ulid column whose default is a uuid generator
+--
+
+CREATE TABLE conv_plain (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), note text);
+ALTER TABLE conv_plain ALTER COLUMN id TYPE ulid;
+-- Other DDL on the table does not repeat it.
+ALTER TABLE conv_plain ADD COLUMN n int, ALTER COLUMN note SET DEFAULT 'x';
+-- ulid_convert_column() repairs it.
+SELECT * FROM ulid_convert_column('conv_plain', 'id');
+
+CREATE TABLE conv_warn_create (id ulid DEFAULT gen_random_uuid());
+CREATE TABLE conv_warn_cast (id ulid DEFAULT gen_random_uuid()::ulid);
+CREATE TABLE conv_warn_ossp (id ulid DEFAULT uuid_generate_v4());
+CREATE TABLE conv_warn_other (id ulid DEFAULT md5(random()::text)::uuid);
+CREATE TABLE conv_warn_alter (id ulid, n int);
+ALTER TABLE conv_warn_alter ALTER COLUMN id SET DEFAULT gen_random_uuid();
+ALTER TABLE conv_warn_alter ADD COLUMN other ulid DEFAULT gen_random_uuid();
+CREATE TABLE conv_warn_like (LIKE conv_warn_create INCLUDING DEFAULTS);
+-- A partition inherits its parent's default, and is warned about.
+CREATE TABLE conv_warn_parts (id ulid DEFAULT gen_random_uuid(), k int) PARTITION BY LIST (k);
+CREATE TABLE conv_warn_parts_1 PARTITION OF conv_warn_parts FOR VALUES IN (1);
+
+-- No warning for a proper default, a constant, or no default.
+CREATE TABLE conv_quiet (
+	a ulid DEFAULT gen_ulid(),
+	b ulid DEFAULT gen_monotonic_ulid(),
+	c ulid DEFAULT '01563df3-6481-d676-4c61-efb99302bd5b'::uuid,
+	d ulid DEFAULT '01ARYZ6S41TSV4RRFFQ69G5FAV',
+	e ulid DEFAULT gen_ulid(now()),
+	f ulid,
+	g uuid DEFAULT gen_random_uuid()
+);
+ALTER TABLE conv_quiet ALTER COLUMN f SET DEFAULT gen_ulid(), ADD COLUMN h ulid DEFAULT gen_ulid();
+-- Nor where event triggers do not fire (a replica applying changes).
+SET session_replication_role = replica;
+CREATE TABLE conv_replica (id ulid DEFAULT gen_random_uuid());
+RESET session_replication_role;
+
+--
+-- Refusals: the SQLSTATE, the message and what to do.  Nothing changes.
+--
+
+CREATE FUNCTION pg_temp.refusal(query text, OUT state text, OUT message text,
+	OUT detail text, OUT hint text)
+LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE query;
+	state := 'none';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+		detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+END $$;
+
+CREATE DOMAIN conv_uuid_domain AS uuid CHECK (VALUE <> '00000000-0000-0000-0000-000000000000');
+CREATE TABLE conv_refused (
+	id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+	t text,
+	d conv_uuid_domain,
+	a uuid[],
+	g uuid GENERATED ALWAYS AS (md5(t)::uuid) STORED,
+	odd uuid DEFAULT CASE WHEN random() < 0.5 THEN gen_random_uuid() ELSE uuid_generate_v4() END,
+	used uuid DEFAULT gen_random_uuid()
+);
+CREATE VIEW conv_refused_view AS SELECT id, used FROM conv_refused;
+CREATE MATERIALIZED VIEW conv_refused_matview AS SELECT id FROM conv_refused;
+CREATE FOREIGN DATA WRAPPER conv_fdw;
+CREATE SERVER conv_server FOREIGN DATA WRAPPER conv_fdw;
+CREATE FOREIGN TABLE conv_refused_foreign (id uuid) SERVER conv_server;
+CREATE TABLE conv_keyed (id uuid, k int) PARTITION BY HASH (id);
+CREATE ROLE regress_conv_other;
+
+\x on
+-- Not uuid: another type, a domain over uuid, an array.
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 't')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'd')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'a')$$);
+-- No such column, a system column, a generated column.
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'nope')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'ctid')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'g')$$);
+-- A volatile default that is no generator it knows: not guessed at.
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'odd')$$);
+-- Not a table.
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_view', 'id')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_matview', 'id')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_pkey', 'id')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_foreign', 'id')$$);
+-- A partition, an inheriting table: the parent converts them.
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_parts_3a', 'id')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_inh_child', 'id')$$);
+-- Not the owner: ALTER TABLE's own error.
+SET ROLE regress_conv_other;
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'id')$$);
+RESET ROLE;
+-- What ALTER TABLE itself refuses comes through: a column a view uses, a
+-- partition key.
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'used')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_keyed', 'id')$$);
+\x off
+-- Nothing changed, not even the default dropped before the refused ALTER.
+SELECT attname, format_type(atttypid, atttypmod), pg_get_expr(adbin, adrelid)
+FROM pg_attribute LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum
+WHERE attrelid = 'conv_refused'::regclass AND attnum > 0 ORDER BY attnum;
+-- STRICT.
+SELECT count(*) FROM ulid_convert_column(NULL, 'id');
+
+--
+-- Foreign keys between a ulid and a uuid column hold through the conversion
+-- of either side: the cross-type operators of ulid's operator families
+-- implement them.
+--
+
+CREATE TABLE conv_pk (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
+CREATE TABLE conv_fk (id int PRIMARY KEY, pk uuid REFERENCES conv_pk);
+INSERT INTO conv_pk SELECT FROM generate_series(1, 10);
+INSERT INTO conv_fk SELECT row_number() OVER (), id FROM conv_pk;
+-- The referenced key first: uuid references ulid.
+SELECT * FROM ulid_convert_column('conv_pk', 'id');
+SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk VALUES (100, gen_random_uuid())$$);
+SELECT count(*) AS rows_referencing FROM conv_fk f JOIN conv_pk p ON p.id = f.pk;
+-- Then the referencing column: ulid references ulid.
+SELECT * FROM ulid_convert_column('conv_fk', 'pk');
+SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk VALUES (100, gen_ulid())$$);
+-- The other way round: a ulid column referencing a uuid key.
+CREATE TABLE conv_pk2 (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
+CREATE TABLE conv_fk2 (id int PRIMARY KEY, pk uuid REFERENCES conv_pk2);
+INSERT INTO conv_pk2 SELECT FROM generate_series(1, 10);
+INSERT INTO conv_fk2 SELECT row_number() OVER (), id FROM conv_pk2;
+SELECT * FROM ulid_convert_column('conv_fk2', 'pk');
+SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk2 VALUES (100, gen_ulid())$$);
+SELECT count(*) AS rows_referencing FROM conv_fk2 f JOIN conv_pk2 p ON p.id = f.pk;
+
+DROP ROLE regress_conv_other;
+DROP TABLE conv, conv_before, conv_kinds, conv_ossp, conv_parts, conv_parts_before, conv_inh CASCADE;
+DROP TABLE conv_plain, conv_warn_create, conv_warn_cast, conv_warn_ossp, conv_warn_other,
+	conv_warn_alter, conv_warn_like, conv_warn_parts, conv_quiet, conv_replica;
+DROP TABLE conv_refused CASCADE;
+DROP TABLE conv_keyed, conv_fk, conv_pk, conv_fk2, conv_pk2;
+DROP FOREIGN TABLE conv_refused_foreign;
+DROP SERVER conv_server;
+DROP FOREIGN DATA WRAPPER conv_fdw;
+DROP DOMAIN conv_uuid_domain;
+DROP FUNCTION conv_new_uuid();
+DROP SCHEMA "Conv Schema" CASCADE;
+DROP EXTENSION "uuid-ossp";
