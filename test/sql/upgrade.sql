@@ -270,7 +270,6 @@ WHERE a.amname = 'btree';
 SET enable_seqscan = off;
 SELECT index, pg_temp.plan_has(query, index) AS used, pg_temp.count_of(query) AS rows_found
 FROM (VALUES
-	('upgrade_data_pkey', 'SELECT FROM upgrade_data WHERE id = ANY (ARRAY(SELECT by_hash FROM upgrade_data))'),
 	('upgrade_data_hash', 'SELECT FROM upgrade_data WHERE by_hash = ANY (ARRAY(SELECT id FROM upgrade_data))'),
 	('upgrade_data_minmax', 'SELECT FROM upgrade_data WHERE by_minmax = ANY (ARRAY(SELECT id FROM upgrade_data))'),
 	('upgrade_data_multi', 'SELECT FROM upgrade_data WHERE by_multi = ANY (ARRAY(SELECT id FROM upgrade_data))'),
@@ -311,7 +310,7 @@ ALTER FUNCTION ulid_eq(ulid, ulid) NOT LEAKPROOF;
 ALTER FUNCTION ulid_hash(ulid) CALLED ON NULL INPUT;
 ALTER FUNCTION gen_ulid() PARALLEL RESTRICTED;
 ALTER FUNCTION ulid_monotonic_scope() SECURITY DEFINER;
-REVOKE EXECUTE ON FUNCTION gen_ulid(timestamptz) FROM PUBLIC;
+ALTER FUNCTION gen_ulid(timestamptz) SET search_path = pg_catalog;
 ALTER OPERATOR < (ulid, ulid) SET (RESTRICT = scalarlesel);
 ALTER OPERATOR FAMILY ulid_ops USING btree DROP FUNCTION 2 (ulid, ulid);
 COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS 'changed';
