@@ -67,14 +67,13 @@
 #include "commands/event_trigger.h"
 #include "executor/spi.h"
 #include "funcapi.h"
-#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
-#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 #pragma GCC diagnostic pop
 
 #include "ulid_base32.h"
