@@ -203,7 +203,7 @@ SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'id')
 RESET ROLE;
 -- What ALTER TABLE itself refuses comes through: a column a view uses, a
 -- partition key.
-SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'used')$$);
+SELECT state, message FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'used')$$);
 SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_keyed', 'id')$$);
 \x off
 -- Nothing changed, not even the default dropped before the refused ALTER.

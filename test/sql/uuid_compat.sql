@@ -147,7 +147,9 @@ FROM (SELECT id FROM orders WHERE n <= 10 UNION SELECT u FROM legacy WHERE n <= 
 -- assignment or by a cast.
 CREATE FUNCTION pg_temp.takes_uuid(uuid) RETURNS text LANGUAGE sql AS 'SELECT $1::text';
 SELECT pg_temp.takes_uuid(id) = id::uuid::text AS ulid_as_uuid_argument FROM orders WHERE n = 1;
+\set VERBOSITY sqlstate
 SELECT ulid_time(u) FROM legacy WHERE n = 10;
+\set VERBOSITY default
 SELECT ulid_time(u::ulid) AS with_cast FROM legacy WHERE n = 10;
 
 --
