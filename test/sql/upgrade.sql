@@ -210,6 +210,11 @@ CREATE TABLE upgrade_parts_1 PARTITION OF upgrade_parts FOR VALUES WITH (MODULUS
 CREATE TABLE upgrade_parts_2 PARTITION OF upgrade_parts FOR VALUES WITH (MODULUS 4, REMAINDER 2);
 CREATE TABLE upgrade_parts_3 PARTITION OF upgrade_parts FOR VALUES WITH (MODULUS 4, REMAINDER 3);
 INSERT INTO upgrade_parts SELECT id, n FROM upgrade_data;
+-- A view and an expression index that use the cast to uuid, which the
+-- update drops and creates again as an implicit cast.
+CREATE VIEW upgrade_as_uuid AS SELECT id::uuid AS u, n FROM upgrade_data;
+CREATE INDEX upgrade_data_as_uuid ON upgrade_data ((id::uuid));
+CREATE TABLE upgrade_view_before AS SELECT pg_get_viewdef('upgrade_as_uuid') AS def;
 
 -- Every relation of those tables: the tables, partitions, TOAST tables and
 -- their indexes.
@@ -245,6 +250,15 @@ SELECT count(*) AS relations_compared,
 	count(*) FILTER (WHERE c.relkind = 'i') AS of_which_indexes,
 	count(*) FILTER (WHERE pg_relation_filenode(f.relation) IS DISTINCT FROM f.filenode) AS rewritten
 FROM upgrade_files f JOIN pg_class c ON c.oid = f.relation;
+
+-- The view and the expression index over the cast still work, unchanged.
+SELECT pg_get_viewdef('upgrade_as_uuid') = def AS view_unchanged,
+	(SELECT n FROM upgrade_as_uuid WHERE u = (SELECT id::uuid FROM upgrade_data WHERE n = 42)) AS found
+FROM upgrade_view_before;
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT n AS found_by_expression_index FROM upgrade_data
+WHERE id::uuid = (SELECT id::uuid FROM upgrade_data WHERE n = 4242);
+RESET enable_seqscan; RESET enable_bitmapscan;
 
 -- The same rows.
 SELECT (SELECT md5(string_agg(d::text, ',' ORDER BY id)) FROM upgrade_data d) = data AS data_unchanged,
@@ -294,8 +308,8 @@ ROLLBACK;
 
 -- A default made under 1.0 still generates.
 INSERT INTO upgrade_data (n) VALUES (0) RETURNING ulid_time(id) > now() - interval '1 minute' AS default_generates;
-DROP VIEW upgrade_relations;
-DROP TABLE upgrade_data, upgrade_parts, upgrade_files, upgrade_rows, upgrade_placement;
+DROP VIEW upgrade_relations, upgrade_as_uuid;
+DROP TABLE upgrade_data, upgrade_parts, upgrade_files, upgrade_rows, upgrade_placement, upgrade_view_before;
 DROP FUNCTION pg_temp.plan_has(text, text), pg_temp.count_of(text);
 
 -- The updated catalog equals the fresh install's: no row.
