@@ -58,6 +58,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "access/relation.h"
 #include "access/xact.h"
+#include "catalog/dependency.h"
 #include "catalog/objectaddress.h"
 #include "catalog/partition.h"
 #include "catalog/pg_inherits.h"
@@ -65,6 +66,7 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
+#include "commands/extension.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "optimizer/optimizer.h"
@@ -490,7 +492,9 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	OpExpr	   *clause;
 	Node	   *key;
 	Node	   *value;
-	FmgrInfo	finfo;
+	HeapTuple	proctup;
+	char	   *prosrc;
+	bool		isnull;
 	int			strategy;
 	Oid			uuid_op;
 	RelabelType *relabel;
@@ -510,20 +514,26 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(NULL);
 
 	/*
-	 * What the clause means, from the function it calls (not from the
+	 * What the clause means, from the C function it calls (not from the
 	 * operator's name, which anyone can give to any function), seen from the
-	 * index key's side.
+	 * index key's side.  By its symbol's name: comparing function addresses
+	 * could be fooled by another library exporting the same names.
 	 */
-	fmgr_info(clause->opfuncid, &finfo);
-	if (finfo.fn_addr == ulid_lt)
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(clause->opfuncid));
+	if (!HeapTupleIsValid(proctup))
+		PG_RETURN_POINTER(NULL);
+	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
+												 Anum_pg_proc_prosrc, &isnull));
+	ReleaseSysCache(proctup);
+	if (strcmp(prosrc, "ulid_lt") == 0)
 		strategy = BTLessStrategyNumber;
-	else if (finfo.fn_addr == ulid_le)
+	else if (strcmp(prosrc, "ulid_le") == 0)
 		strategy = BTLessEqualStrategyNumber;
-	else if (finfo.fn_addr == ulid_eq)
+	else if (strcmp(prosrc, "ulid_eq") == 0)
 		strategy = BTEqualStrategyNumber;
-	else if (finfo.fn_addr == ulid_ge)
+	else if (strcmp(prosrc, "ulid_ge") == 0)
 		strategy = BTGreaterEqualStrategyNumber;
-	else if (finfo.fn_addr == ulid_gt)
+	else if (strcmp(prosrc, "ulid_gt") == 0)
 		strategy = BTGreaterStrategyNumber;
 	else
 		PG_RETURN_POINTER(NULL);
@@ -998,7 +1008,7 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 /*
  * A new UUIDv7-shaped ULID strictly greater than every earlier one of
  * gen_monotonic_ulid_v7() in its scope, which is gen_monotonic_ulid()'s;
- * ulid_monotonic_step_v7() has the rules.
+ * ulid_monotonic_step_shaped() has the rules.
  */
 PG_FUNCTION_INFO_V1(gen_monotonic_ulid_v7);
 Datum
@@ -1058,29 +1068,58 @@ is_core_uuidv7(Oid funcid)
 }
 
 /*
- * Classify a default expression of type uuid.  A call, without arguments, of
- * a volatile function returning uuid is a generator (gen_random_uuid(),
- * uuidv4(), uuid-ossp's uuid_generate_v1() and _v4(), one's own): its values
- * cast to ulid have a meaningless time, so it must become gen_ulid().  Core's
- * uuidv7() is the exception: its first 48 bits are the Unix millisecond, so
- * its values are ULIDs of the right time (and stay valid UUIDv7), and it is
- * monotonic in a session as before.  A default that is not volatile (a
- * constant) gives the same bytes as before.  Anything else volatile is not
- * guessed at.
+ * Whether funcid is a uuid generator whose values mean nothing as a time:
+ * core's gen_random_uuid() and uuidv4() (18 on), uuid-ossp's
+ * uuid_generate_v1(), _v1mc() and _v4().  A function of one's own is not
+ * guessed at: it may hand out ids from somewhere that gen_ulid() does not.
+ */
+static bool
+is_known_uuid_generator(Oid funcid)
+{
+	char	   *name = get_func_name(funcid);
+	Oid			ossp;
+
+	if (name == NULL)
+		return false;
+	if (get_func_namespace(funcid) == PG_CATALOG_NAMESPACE)
+		return strcmp(name, "gen_random_uuid") == 0 || strcmp(name, "uuidv4") == 0;
+	if (strcmp(name, "uuid_generate_v1") != 0 && strcmp(name, "uuid_generate_v1mc") != 0 &&
+		strcmp(name, "uuid_generate_v4") != 0)
+		return false;
+	ossp = get_extension_oid("uuid-ossp", true);
+	return OidIsValid(ossp) && getExtensionOfObject(ProcedureRelationId, funcid) == ossp;
+}
+
+/*
+ * Classify a default expression of type uuid.  A known uuid generator
+ * (is_known_uuid_generator()) makes values whose time means nothing once
+ * cast to ulid, so it must become gen_ulid().  Kept as they are: core's
+ * uuidv7(), whose first 48 bits are the Unix millisecond, so its values are
+ * ULIDs of the right time (and stay valid UUIDv7), monotonic in a session as
+ * before; a ulid expression cast to uuid (a uuid column defaulting to
+ * gen_ulid() or gen_ulid_v7(), whose cast the conversion drops); and a
+ * default that is not volatile (a constant), which gives the same bytes.
+ * Anything else volatile, one's own generator included, is not guessed at.
  */
 static UuidDefaultKind
-classify_uuid_default(Node *expr)
+classify_uuid_default(Node *expr, Oid ulid_type)
 {
 	FuncExpr   *call = expr != NULL && IsA(expr, FuncExpr) ? (FuncExpr *) expr : NULL;
+	Node	   *under = expr;
 
 	if (expr == NULL)
 		return UUID_DEFAULT_NONE;
+	while (under != NULL && IsA(under, RelabelType))
+	{
+		under = (Node *) ((RelabelType *) under)->arg;
+		if (OidIsValid(ulid_type) && exprType(under) == ulid_type)
+			return UUID_DEFAULT_KEEP;
+	}
 	if (call != NULL && is_core_uuidv7(call->funcid))
 		return UUID_DEFAULT_KEEP;
 	if (!contain_volatile_functions(expr))
 		return UUID_DEFAULT_KEEP;
-	if (call != NULL && call->args == NIL && call->funcresulttype == UUIDOID &&
-		func_volatile(call->funcid) == PROVOLATILE_VOLATILE)
+	if (call != NULL && call->args == NIL && is_known_uuid_generator(call->funcid))
 		return UUID_DEFAULT_GENERATOR;
 	return UUID_DEFAULT_UNKNOWN;
 }
@@ -1172,9 +1211,10 @@ typedef struct ConvertTarget
  * repair after a plain ALTER COLUMN TYPE.  One row per table: the table, its
  * default before and after.
  *
- * Every check runs under the lock the ALTER takes, before anything changes,
- * and refuses what it cannot do safely: the statements then run with
- * quoted, schema-qualified names.
+ * Ownership is checked first, with ALTER TABLE's error, so that no one else
+ * waits for a lock; every other check runs under the lock the ALTER takes,
+ * before anything changes, and refuses what it cannot do safely: the
+ * statements then run with quoted, schema-qualified names.
  */
 PG_FUNCTION_INFO_V1(ulid_convert_column);
 Datum
@@ -1241,23 +1281,6 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 				errmsg("cannot alter system column \"%s\"", col));
 	att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
 
-	/*
-	 * A partition's or child's column changes with its parent's: ALTER TABLE
-	 * refuses it alone, and so does this, naming the table to convert.
-	 */
-	if (att->attinhcount > 0)
-	{
-		if (rel->rd_rel->relispartition)
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_TABLE_DEFINITION),
-					errmsg("cannot convert inherited column \"%s\"", col),
-					errhint("Convert the column of partitioned table \"%s\" instead: that converts every partition.",
-							get_rel_name(llast_oid(get_partition_ancestors(relid)))));
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_TABLE_DEFINITION),
-				errmsg("cannot convert inherited column \"%s\"", col),
-				errhint("Convert the column of the table it inherits from instead: that converts every inheriting table."));
-	}
 	if (att->attgenerated != '\0')
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -1278,6 +1301,24 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 					   col, RelationGetRelationName(rel), format_type_be(att->atttypid)),
 				getBaseType(att->atttypid) == UUIDOID ?
 				errdetail("A domain's constraints would not apply to the column once it is of type ulid.") : 0);
+	/*
+	 * A partition's or child's column changes type with its parent's: ALTER
+	 * TABLE refuses it alone, and so does this, naming the table to convert.
+	 * Already ulid, its own default (and its partitions') can be replaced.
+	 */
+	if (att->attinhcount > 0 && !already_ulid)
+	{
+		if (rel->rd_rel->relispartition)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+					errmsg("cannot convert inherited column \"%s\"", col),
+					errhint("Convert the column of partitioned table \"%s\" instead: that converts every partition.",
+							get_rel_name(llast_oid(get_partition_ancestors(relid)))));
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				errmsg("cannot convert inherited column \"%s\"", col),
+				errhint("Convert the column of the table it inherits from instead: that converts every inheriting table."));
+	}
 	relation_close(rel, NoLock);
 
 	/*
@@ -1305,13 +1346,13 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		t->old_default = default_text(r, expr);
 		/* a ulid default that casts no uuid is the column's own: kept */
 		t->kind = expr == NULL ? UUID_DEFAULT_NONE :
-			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr);
+			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr, ulid_type);
 		if (t->kind == UUID_DEFAULT_UNKNOWN)
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					errmsg("cannot convert the default of column \"%s\" of relation \"%s\"",
 						   col, RelationGetRelationName(r)),
-					errdetail("The default %s is volatile and is not a call of a uuid generator without arguments.",
+					errdetail("The default %s is volatile and is not a uuid generator this function knows (gen_random_uuid(), uuidv4(), uuid-ossp's uuid_generate_v1(), _v1mc(), _v4()).",
 							  t->old_default),
 					errhint("Drop the default, convert the column, then set the default it should have, such as gen_ulid()."));
 		relation_close(r, NoLock);
@@ -1367,6 +1408,11 @@ statement_sets_defaults(Node *parsetree, List **columns)
 	ListCell   *lc;
 
 	*columns = NIL;
+	/*
+	 * Any CREATE TABLE: by ddl_command_end its statement no longer shows
+	 * whether a LIKE copied defaults (the parse tree has been transformed in
+	 * place on some majors), so it is not used to skip the check.
+	 */
 	if (IsA(parsetree, CreateStmt) || IsA(parsetree, CreateForeignTableStmt))
 		return true;
 	if (!IsA(parsetree, AlterTableStmt))
@@ -1435,7 +1481,7 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 				continue;
 			uuid_expr = uuid_under_cast(column_default(rel, att->attnum));
 			if (uuid_expr == NULL ||
-				classify_uuid_default(uuid_expr) == UUID_DEFAULT_KEEP)
+				classify_uuid_default(uuid_expr, ulid_type) == UUID_DEFAULT_KEEP)
 				continue;
 			table = DatumGetCString(DirectFunctionCall1(regclassout,
 														ObjectIdGetDatum(RelationGetRelid(rel))));
@@ -1501,8 +1547,9 @@ ulid_check_defaults(PG_FUNCTION_ARGS)
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
 			ReThrowError(edata);
 		ereport(WARNING,
-				errcode(edata->sqlerrcode),
-				errmsg("could not check the defaults of ulid columns: %s", edata->message));
+				errcode(ERRCODE_WARNING),
+				errmsg("could not check the defaults of ulid columns"),
+				errdetail("%s", edata->message));
 	}
 	PG_END_TRY();
 	PG_RETURN_VOID();

@@ -65,14 +65,27 @@ SELECT * FROM ulid_convert_column('conv_kinds', 'fixed');
 SELECT * FROM ulid_convert_column('conv_kinds', 'derived');
 INSERT INTO conv_kinds (n) VALUES (1) RETURNING plain, fixed, fixed::uuid, derived::uuid = md5('ulid')::uuid AS same_value;
 
--- Generators of uuid-ossp too, and any volatile function without arguments
--- returning uuid.
+-- Generators of uuid-ossp too.  A volatile function of one's own is not
+-- guessed at: refused, nothing changes.
 CREATE FUNCTION conv_new_uuid() RETURNS uuid LANGUAGE sql VOLATILE AS 'SELECT gen_random_uuid()';
 CREATE TABLE conv_ossp (v1 uuid DEFAULT uuid_generate_v1(), v4 uuid DEFAULT uuid_generate_v4(),
 	own uuid DEFAULT conv_new_uuid());
 SELECT * FROM ulid_convert_column('conv_ossp', 'v1');
 SELECT * FROM ulid_convert_column('conv_ossp', 'v4');
 SELECT * FROM ulid_convert_column('conv_ossp', 'own');
+SELECT format_type(atttypid, atttypmod) AS own_still FROM pg_attribute
+WHERE attrelid = 'conv_ossp'::regclass AND attname = 'own';
+
+-- A uuid column that already defaults to a ulid generator (through the
+-- implicit cast) keeps it: the conversion drops the cast.
+CREATE TABLE conv_ulidgen (a uuid DEFAULT gen_ulid(), b uuid DEFAULT gen_ulid_v7(),
+	c uuid DEFAULT gen_monotonic_ulid()::uuid);
+SELECT * FROM ulid_convert_column('conv_ulidgen', 'a');
+SELECT * FROM ulid_convert_column('conv_ulidgen', 'b');
+SELECT * FROM ulid_convert_column('conv_ulidgen', 'c');
+INSERT INTO conv_ulidgen DEFAULT VALUES
+RETURNING ulid_time(a) > now() - interval '1 minute' AS a_now, ulid_time(b) > now() - interval '1 minute' AS b_now,
+	ulid_time(c) > now() - interval '1 minute' AS c_now;
 
 -- A partitioned table: ALTER TABLE converts every partition with it, so each
 -- partition's default is treated like the parent's.
@@ -128,6 +141,10 @@ CREATE TABLE conv_warn_like (LIKE conv_warn_create INCLUDING DEFAULTS);
 -- A partition inherits its parent's default, and is warned about.
 CREATE TABLE conv_warn_parts (id ulid DEFAULT gen_random_uuid(), k int) PARTITION BY LIST (k);
 CREATE TABLE conv_warn_parts_1 PARTITION OF conv_warn_parts FOR VALUES IN (1);
+-- The hint's call works on either: the partition alone, or the parent with
+-- its partitions.
+SELECT * FROM ulid_convert_column('conv_warn_parts_1', 'id');
+SELECT * FROM ulid_convert_column('conv_warn_parts', 'id');
 
 -- No warning for a proper default, a constant, or no default.
 CREATE TABLE conv_quiet (
@@ -195,8 +212,13 @@ SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_matview
 SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_pkey', 'id')$$);
 SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_foreign', 'id')$$);
 -- A partition, an inheriting table: the parent converts them.
-SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_parts_3a', 'id')$$);
-SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_inh_child', 'id')$$);
+CREATE TABLE conv_refused_parts (id uuid, k int) PARTITION BY LIST (k);
+CREATE TABLE conv_refused_parts_1 PARTITION OF conv_refused_parts FOR VALUES IN (1) PARTITION BY LIST (k);
+CREATE TABLE conv_refused_parts_1a PARTITION OF conv_refused_parts_1 FOR VALUES IN (1);
+CREATE TABLE conv_refused_inh (id uuid);
+CREATE TABLE conv_refused_inh_child (extra int) INHERITS (conv_refused_inh);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_parts_1a', 'id')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused_inh_child', 'id')$$);
 -- Not the owner: ALTER TABLE's own error.
 SET ROLE regress_conv_other;
 SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'id')$$);
@@ -240,10 +262,11 @@ SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk2 VALUES (100, g
 SELECT count(*) AS rows_referencing FROM conv_fk2 f JOIN conv_pk2 p ON p.id = f.pk;
 
 DROP ROLE regress_conv_other;
-DROP TABLE conv, conv_before, conv_kinds, conv_ossp, conv_parts, conv_parts_before, conv_inh CASCADE;
+DROP TABLE conv, conv_before, conv_kinds, conv_ossp, conv_ulidgen, conv_parts, conv_parts_before, conv_inh CASCADE;
 DROP TABLE conv_plain, conv_warn_create, conv_warn_cast, conv_warn_ossp, conv_warn_other,
 	conv_warn_alter, conv_warn_like, conv_warn_parts, conv_quiet, conv_replica;
 DROP TABLE conv_refused CASCADE;
+DROP TABLE conv_refused_parts, conv_refused_inh CASCADE;
 DROP TABLE conv_keyed, conv_fk, conv_pk, conv_fk2, conv_pk2;
 DROP FOREIGN TABLE conv_refused_foreign;
 DROP SERVER conv_server;

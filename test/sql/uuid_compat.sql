@@ -190,6 +190,41 @@ RESET enable_seqscan; RESET enable_indexscan; RESET enable_indexonlyscan;
 DROP INDEX orders_brin;
 
 --
+-- Partition pruning on a ulid key by uuid values: hash partitions (the hash
+-- family's uuid functions hash the same bytes as ulid's) and range
+-- partitions (the btree family's cross-type comparisons).
+--
+CREATE FUNCTION pg_temp.scans(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+	found text[] := '{}';
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+		IF line ~ 'Scan on ' THEN
+			found := found || substring(line FROM 'Scan on ([a-z_0-9]+)');
+		END IF;
+	END LOOP;
+	RETURN array_to_string(found, ' ');
+END $$;
+CREATE TABLE by_hash (id ulid, n int) PARTITION BY HASH (id);
+CREATE TABLE by_hash_0 PARTITION OF by_hash FOR VALUES WITH (MODULUS 4, REMAINDER 0);
+CREATE TABLE by_hash_1 PARTITION OF by_hash FOR VALUES WITH (MODULUS 4, REMAINDER 1);
+CREATE TABLE by_hash_2 PARTITION OF by_hash FOR VALUES WITH (MODULUS 4, REMAINDER 2);
+CREATE TABLE by_hash_3 PARTITION OF by_hash FOR VALUES WITH (MODULUS 4, REMAINDER 3);
+INSERT INTO by_hash SELECT id, n FROM orders;
+SELECT u AS u500 FROM legacy WHERE n = 500 \gset
+SELECT pg_temp.scans(format('SELECT n FROM by_hash WHERE id = %L::uuid', :'u500'))
+	= (SELECT tableoid::regclass::text FROM by_hash WHERE n = 500) AS hash_pruned_to_its_partition,
+	(SELECT n FROM by_hash WHERE id = :'u500'::uuid) AS found;
+CREATE TABLE by_day (id ulid, n int) PARTITION BY RANGE (id);
+CREATE TABLE by_day_1 PARTITION OF by_day FOR VALUES FROM (ulid_min_at('2026-01-01 00:00+00')) TO (ulid_min_at('2026-01-02 00:00+00'));
+CREATE TABLE by_day_2 PARTITION OF by_day FOR VALUES FROM (ulid_min_at('2026-01-02 00:00+00')) TO (MAXVALUE);
+INSERT INTO by_day SELECT id, n FROM orders;
+SELECT pg_temp.scans(format('SELECT count(*) FROM by_day WHERE id >= %L::uuid', ulid_min_at('2026-01-02 06:00+00')::uuid)) AS range_pruned,
+	(SELECT count(*) FROM by_day WHERE id >= ulid_min_at('2026-01-02 06:00+00')::uuid) AS rows;
+DROP TABLE by_hash, by_day;
+
+--
 -- Every object of the extension has a description (\df+, \do+, \dC+, \dAc+).
 --
 SELECT pg_describe_object(d.classid, d.objid, 0) AS without_description
