@@ -804,12 +804,11 @@ current_ulid_ms(void)
 }
 
 /*
- * A new ULID: the current time, or the given one for gen_ulid(timestamptz),
- * followed by 80 fresh random bits.
+ * The current time, or the one given as the first argument (the
+ * timestamptz forms of the generators), followed by 80 fresh random bits.
  */
-PG_FUNCTION_INFO_V1(gen_ulid);
-Datum
-gen_ulid(PG_FUNCTION_ARGS)
+static inline Ulid *
+new_random_ulid(FunctionCallInfo fcinfo)
 {
 	uint64		ms = PG_NARGS() > 0 ?
 		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
@@ -817,7 +816,15 @@ gen_ulid(PG_FUNCTION_ARGS)
 
 	ulid_set_time(result->data, ms);
 	take_random(result->data + ULID_TIME_BYTES);
-	PG_RETURN_ULID_P(result);
+	return result;
+}
+
+/* A new ULID: gen_ulid() and gen_ulid(timestamptz). */
+PG_FUNCTION_INFO_V1(gen_ulid);
+Datum
+gen_ulid(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_ULID_P(new_random_ulid(fcinfo));
 }
 
 /*
@@ -828,12 +835,8 @@ PG_FUNCTION_INFO_V1(gen_ulid_v7);
 Datum
 gen_ulid_v7(PG_FUNCTION_ARGS)
 {
-	uint64		ms = PG_NARGS() > 0 ?
-		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
-	Ulid	   *result = palloc(sizeof(Ulid));
+	Ulid	   *result = new_random_ulid(fcinfo);
 
-	ulid_set_time(result->data, ms);
-	take_random(result->data + ULID_TIME_BYTES);
 	ulid_set_v7_bits(result->data);
 	PG_RETURN_ULID_P(result);
 }
