@@ -511,7 +511,7 @@ ALTER OPERATOR FAMILY ulid_minmax_multi_ops USING brin ADD
 -- a ulid column can join arrays, jsonb or tsvector in a multi-column GIN
 -- index.  The range operators are partial matches.  The (ulid, uuid)
 -- operators share the support functions: a uuid query holds the same bytes.
--- (uuid, ulid) ones cannot serve a ulid column, whose value is on the left.
+-- The planner turns uuid < id into id > uuid, so those five are enough.
 CREATE FUNCTION ulid_gin_extract_value(ulid, pg_catalog.internal, pg_catalog.internal)
 RETURNS pg_catalog.internal
 AS 'MODULE_PATHNAME', 'ulid_gin_extract_value'

@@ -111,6 +111,13 @@ FROM gin_probes p
 		CASE t.typ WHEN 'uuid' THEN p.id::uuid::text ELSE p.id::text END, t.typ)) r
 GROUP BY p.n, p.probe ORDER BY p.n;
 
+-- The value on the left, as a uuid: the planner commutes (uuid, ulid)
+-- operators into the family's (ulid, uuid) ones.
+SELECT o.op, r.*
+FROM (VALUES ('<'), ('<='), ('='), ('>='), ('>')) o(op),
+	LATERAL pg_temp.gin_check(format('%L::uuid %s id',
+		(SELECT id::uuid FROM gin_probes WHERE n = 8), o.op)) r;
+
 -- A NULL probe matches nothing, either way.
 SELECT o.op, r.rows, r.same
 FROM (VALUES ('<'), ('<='), ('='), ('>='), ('>')) o(op),
