@@ -800,6 +800,21 @@ ulid_gin_extract_query(PG_FUNCTION_ARGS)
 }
 
 /*
+ * GIN support function 4: a query has one key and a row one value, so a row
+ * matches exactly when it has the key, and needs no recheck.
+ */
+PG_FUNCTION_INFO_V1(ulid_gin_consistent);
+Datum
+ulid_gin_consistent(PG_FUNCTION_ARGS)
+{
+	bool	   *check = (bool *) PG_GETARG_POINTER(0);
+	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
+
+	*recheck = false;
+	PG_RETURN_BOOL(check[0]);
+}
+
+/*
  * GIN support function 5: whether an index key, met on the walk from the
  * partial match's start, is in the range (0), is not but later keys may be
  * (-1), or ends the walk (1).
@@ -826,21 +841,6 @@ ulid_gin_compare_partial(PG_FUNCTION_ARGS)
 			elog(ERROR, "unrecognized strategy number: %d", q->strategy);
 	}
 	PG_RETURN_INT32(1);			/* not reached */
-}
-
-/*
- * GIN support function 4: a query has one key and a row one value, so a row
- * matches exactly when it has the key, and needs no recheck.
- */
-PG_FUNCTION_INFO_V1(ulid_gin_consistent);
-Datum
-ulid_gin_consistent(PG_FUNCTION_ARGS)
-{
-	bool	   *check = (bool *) PG_GETARG_POINTER(0);
-	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
-
-	*recheck = false;
-	PG_RETURN_BOOL(check[0]);
 }
 
 /*****************************************************************************
