@@ -421,3 +421,60 @@ CREATE EVENT TRIGGER ulid_check_defaults ON ddl_command_end
 
 COMMENT ON EVENT TRIGGER ulid_check_defaults IS
 'warns when a ulid column gets a default that generates uuids (see ulid_convert_column())';
+
+--
+-- GIN operator class
+--
+
+-- GIN: one key per row, the ulid itself, as btree_gin does for uuid, so that
+-- a ulid column can join arrays, jsonb or tsvector in a multi-column GIN
+-- index.  The range operators are partial matches.  The (ulid, uuid)
+-- operators share the support functions: a uuid query holds the same bytes.
+-- The planner turns uuid < id into id > uuid, so those five are enough.
+CREATE FUNCTION ulid_gin_extract_value(ulid, pg_catalog.internal, pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gin_extract_value'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_gin_extract_query(ulid, pg_catalog.internal, pg_catalog.int2, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gin_extract_query'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_gin_consistent(pg_catalog.internal, pg_catalog.int2, ulid, pg_catalog.int4, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_gin_consistent'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_gin_compare_partial(ulid, ulid, pg_catalog.int2, pg_catalog.internal)
+RETURNS pg_catalog.int4
+AS 'MODULE_PATHNAME', 'ulid_gin_compare_partial'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS ulid_gin_ops
+DEFAULT FOR TYPE ulid USING gin AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 ulid_cmp(ulid, ulid),
+	FUNCTION 2 ulid_gin_extract_value(ulid, pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 3 ulid_gin_extract_query(ulid, pg_catalog.internal, pg_catalog.int2, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 4 ulid_gin_consistent(pg_catalog.internal, pg_catalog.int2, ulid, pg_catalog.int4, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 5 ulid_gin_compare_partial(ulid, ulid, pg_catalog.int2, pg_catalog.internal),
+STORAGE ulid;
+
+ALTER OPERATOR FAMILY ulid_gin_ops USING gin ADD
+	OPERATOR 1 < (ulid, pg_catalog.uuid),
+	OPERATOR 2 <= (ulid, pg_catalog.uuid),
+	OPERATOR 3 = (ulid, pg_catalog.uuid),
+	OPERATOR 4 >= (ulid, pg_catalog.uuid),
+	OPERATOR 5 > (ulid, pg_catalog.uuid);
+
+COMMENT ON FUNCTION ulid_gin_extract_value(ulid, pg_catalog.internal, pg_catalog.internal) IS 'GIN support';
+COMMENT ON FUNCTION ulid_gin_extract_query(ulid, pg_catalog.internal, pg_catalog.int2, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal) IS 'GIN support';
+COMMENT ON FUNCTION ulid_gin_consistent(pg_catalog.internal, pg_catalog.int2, ulid, pg_catalog.int4, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal) IS 'GIN support';
+COMMENT ON FUNCTION ulid_gin_compare_partial(ulid, ulid, pg_catalog.int2, pg_catalog.internal) IS 'GIN support';
+COMMENT ON OPERATOR CLASS ulid_gin_ops USING gin IS 'default GIN operator class for ulid: the value as its key, for multi-column GIN indexes';
+COMMENT ON OPERATOR FAMILY ulid_gin_ops USING gin IS 'GIN operator family for ulid, with uuid bounds';
