@@ -529,10 +529,17 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION ulid_gist_fetch(pg_catalog.internal) IS 'GiST support';
 
+CREATE FUNCTION ulid_gist_sortsupport(pg_catalog.internal)
+RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'ulid_gist_sortsupport'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_sortsupport(pg_catalog.internal) IS 'sort support';
+
 -- Strategies 1-5 as in btree, 6 for <> and 15 for <-> (btree_gist's
 -- numbers), so that exclusion constraints can combine it with core's range
 -- classes and btree_gist's.  No decompress function: a fixed-size key needs
--- none.  fetch gives index-only scans.
+-- none.  fetch gives index-only scans; sortsupport a sorted CREATE INDEX.
 CREATE OPERATOR CLASS ulid_gist_ops
 DEFAULT FOR TYPE ulid USING gist AS
 	OPERATOR 1 <,
@@ -550,6 +557,7 @@ DEFAULT FOR TYPE ulid USING gist AS
 	FUNCTION 7 ulid_gist_same(ulid_gist_key, ulid_gist_key, pg_catalog.internal),
 	FUNCTION 8 ulid_gist_distance(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal),
 	FUNCTION 9 ulid_gist_fetch(pg_catalog.internal),
+	FUNCTION 11 ulid_gist_sortsupport(pg_catalog.internal),
 STORAGE ulid_gist_key;
 
 COMMENT ON OPERATOR CLASS ulid_gist_ops USING gist IS 'default GiST operator class for ulid: comparisons, exclusion constraints, nearest by time';

@@ -1026,6 +1026,33 @@ ulid_gist_distance(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(0.0);
 }
 
+/* Sorted build: keys in the order of their lower, then upper bounds. */
+static int
+ulid_gist_key_cmp(Datum a, Datum b, SortSupport ssup)
+{
+	UlidGistKey *ka = DatumGetUlidGistKeyP(a);
+	UlidGistKey *kb = DatumGetUlidGistKeyP(b);
+	int			cmp = ulid_internal_cmp(&ka->lower, &kb->lower);
+
+	(void) ssup;
+	return cmp != 0 ? cmp : ulid_internal_cmp(&ka->upper, &kb->upper);
+}
+
+/*
+ * GiST support function 11: CREATE INDEX sorts the leaf keys and packs the
+ * pages bottom-up instead of inserting one key at a time: a faster build
+ * and full pages, as a B-tree build gives.
+ */
+PG_FUNCTION_INFO_V1(ulid_gist_sortsupport);
+Datum
+ulid_gist_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = ulid_gist_key_cmp;
+	PG_RETURN_VOID();
+}
+
 /* GiST support function 9: the ulid of a leaf key, for index-only scans. */
 PG_FUNCTION_INFO_V1(ulid_gist_fetch);
 Datum

@@ -23,22 +23,24 @@ SELECT ulid_from_time('2026-01-01 00:00:01+00') <-> ulid_from_time('2026-01-01 0
 	ulid_min_at('2026-01-01 00:00+00') <-> ulid_max_at('2026-01-01 00:00+00') AS same_millisecond,
 	'00000000000000000000000000'::ulid <-> '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ulid = 2 ^ 48 - 1 AS whole_range;
 
--- Random data: 20,000 ids over a month, in no order, indexed after loading
--- (the build inserts them one by one), with duplicates, the smallest and the
--- largest ulid, and a NULL.
+-- Random data: 20,000 ids over a month, in no order, inserted into an
+-- existing index one by one (the page splits of random inserts), with
+-- duplicates, the smallest and the largest ulid, and a NULL.
 CREATE TABLE g_random (id ulid);
+CREATE INDEX g_random_gist ON g_random USING gist (id);
 INSERT INTO g_random
 	SELECT gen_ulid('2026-01-01 00:00+00'::timestamptz + random() * interval '30 days')
 	FROM generate_series(1, 20000);
 INSERT INTO g_random SELECT id FROM g_random ORDER BY id LIMIT 50 OFFSET 10000;
 INSERT INTO g_random VALUES ('00000000000000000000000000'), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'), (NULL);
-CREATE INDEX g_random_gist ON g_random USING gist (id);
 
 -- Monotonic data: 20,000 ids from gen_monotonic_ulid() (many share a
--- millisecond), inserted into an existing index, always at its right edge.
+-- millisecond); the index built over the first half (a sorted build), the
+-- second half inserted at its right edge.
 CREATE TABLE g_mono (id ulid);
+INSERT INTO g_mono SELECT gen_monotonic_ulid() FROM generate_series(1, 10000);
 CREATE INDEX g_mono_gist ON g_mono USING gist (id);
-INSERT INTO g_mono SELECT gen_monotonic_ulid() FROM generate_series(1, 20000);
+INSERT INTO g_mono SELECT gen_monotonic_ulid() FROM generate_series(1, 10000);
 VACUUM ANALYZE g_random, g_mono;
 
 -- The probes: the edges of the type and of each table, keys inside each
@@ -143,9 +145,9 @@ SELECT tab, count(*) AS probes, count(*) FILTER (WHERE pg_temp.knn_agrees(tab, p
 FROM probes GROUP BY 1 ORDER BY 1;
 RESET enable_seqscan;
 
--- The tree, read with pageinspect: many pages (so picksplit ran many
--- times), every leaf key [v, v], every parent key covering every key of its
--- child page, and one leaf entry per row.
+-- The tree, read with pageinspect: many pages (picksplit ran many times for
+-- g_random), every leaf key [v, v], every parent key covering every key of
+-- its child page, and one leaf entry per row.
 CREATE FUNCTION pg_temp.gist_keys(idx regclass)
 RETURNS TABLE (blk int, leaf boolean, child int, lo ulid, hi ulid, is_null boolean)
 LANGUAGE sql AS $$
