@@ -554,6 +554,147 @@ ALTER OPERATOR FAMILY ulid_gin_ops USING gin ADD
 	OPERATOR 5 > (ulid, pg_catalog.uuid);
 
 --
+-- GiST
+--
+
+-- The key of a GiST entry: the smallest and the largest ulid under it, 32
+-- bytes; a leaf holds [v, v].  Internal to ulid_gist_ops: it has no text
+-- input, and its output shows the two bounds (pageinspect's
+-- gist_page_items() prints keys with it).
+CREATE TYPE ulid_gist_key;
+
+CREATE FUNCTION ulid_gist_key_in(pg_catalog.cstring)
+RETURNS ulid_gist_key
+AS 'MODULE_PATHNAME', 'ulid_gist_key_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_key_in(pg_catalog.cstring) IS 'I/O (refuses every input)';
+
+CREATE FUNCTION ulid_gist_key_out(ulid_gist_key)
+RETURNS pg_catalog.cstring
+AS 'MODULE_PATHNAME', 'ulid_gist_key_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_key_out(ulid_gist_key) IS 'I/O';
+
+CREATE TYPE ulid_gist_key (
+	INPUT = ulid_gist_key_in,
+	OUTPUT = ulid_gist_key_out,
+	INTERNALLENGTH = 32,
+	ALIGNMENT = char,
+	STORAGE = plain
+);
+
+COMMENT ON TYPE ulid_gist_key IS
+'the key of the ulid GiST operator class: the smallest and the largest ulid of an index subtree';
+
+-- Nearest by time: the distance between two ulids is the time between them,
+-- in milliseconds (ulids of one millisecond are 0 apart).
+CREATE FUNCTION ulid_dist(ulid, ulid)
+RETURNS pg_catalog.float8
+AS 'MODULE_PATHNAME', 'ulid_dist'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_dist(ulid, ulid) IS 'implementation of <-> operator';
+
+CREATE OPERATOR <-> (
+	LEFTARG = ulid, RIGHTARG = ulid, PROCEDURE = ulid_dist,
+	COMMUTATOR = <->
+);
+
+COMMENT ON OPERATOR <-> (ulid, ulid) IS 'distance between: milliseconds between the times';
+
+CREATE FUNCTION ulid_gist_consistent(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_gist_consistent'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_consistent(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_union(pg_catalog.internal, pg_catalog.internal)
+RETURNS ulid_gist_key
+AS 'MODULE_PATHNAME', 'ulid_gist_union'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_union(pg_catalog.internal, pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_compress(pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gist_compress'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_compress(pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_penalty(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gist_penalty'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_penalty(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_picksplit(pg_catalog.internal, pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gist_picksplit'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_picksplit(pg_catalog.internal, pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_same(ulid_gist_key, ulid_gist_key, pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gist_same'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_same(ulid_gist_key, ulid_gist_key, pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_distance(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal)
+RETURNS pg_catalog.float8
+AS 'MODULE_PATHNAME', 'ulid_gist_distance'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_distance(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_fetch(pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_gist_fetch'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_fetch(pg_catalog.internal) IS 'GiST support';
+
+CREATE FUNCTION ulid_gist_sortsupport(pg_catalog.internal)
+RETURNS pg_catalog.void
+AS 'MODULE_PATHNAME', 'ulid_gist_sortsupport'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_gist_sortsupport(pg_catalog.internal) IS 'sort support';
+
+-- Strategies 1-5 as in btree, 6 for <> and 15 for <-> (btree_gist's
+-- numbers), so that exclusion constraints can combine it with core's range
+-- classes and btree_gist's.  No decompress function: a fixed-size key needs
+-- none.  fetch gives index-only scans; sortsupport a sorted CREATE INDEX.
+CREATE OPERATOR CLASS ulid_gist_ops
+DEFAULT FOR TYPE ulid USING gist AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	OPERATOR 6 <>,
+	OPERATOR 15 <-> FOR ORDER BY pg_catalog.float_ops,
+	FUNCTION 1 ulid_gist_consistent(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal),
+	FUNCTION 2 ulid_gist_union(pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 3 ulid_gist_compress(pg_catalog.internal),
+	FUNCTION 5 ulid_gist_penalty(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 6 ulid_gist_picksplit(pg_catalog.internal, pg_catalog.internal),
+	FUNCTION 7 ulid_gist_same(ulid_gist_key, ulid_gist_key, pg_catalog.internal),
+	FUNCTION 8 ulid_gist_distance(pg_catalog.internal, ulid, pg_catalog.int2, pg_catalog.oid, pg_catalog.internal),
+	FUNCTION 9 ulid_gist_fetch(pg_catalog.internal),
+	FUNCTION 11 ulid_gist_sortsupport(pg_catalog.internal),
+STORAGE ulid_gist_key;
+
+COMMENT ON OPERATOR CLASS ulid_gist_ops USING gist IS 'default GiST operator class for ulid: comparisons, exclusion constraints, nearest by time';
+COMMENT ON OPERATOR FAMILY ulid_gist_ops USING gist IS 'GiST operator family for ulid';
+
+--
 -- Aggregates
 --
 
