@@ -543,6 +543,7 @@ COMMENT ON FUNCTION ulidrange(ulid, ulid, pg_catalog.text) IS 'ulidrange constru
 COMMENT ON FUNCTION ulidmultirange() IS 'ulidmultirange constructor';
 COMMENT ON FUNCTION ulidmultirange(ulidrange) IS 'ulidmultirange constructor';
 COMMENT ON FUNCTION ulidmultirange(ulidrange[]) IS 'ulidmultirange constructor';
+COMMENT ON CAST (ulidrange AS ulidmultirange) IS 'the multirange of the one range';
 
 --
 -- Aggregates
