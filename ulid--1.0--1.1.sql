@@ -619,3 +619,41 @@ STORAGE ulid_gist_key;
 
 COMMENT ON OPERATOR CLASS ulid_gist_ops USING gist IS 'default GiST operator class for ulid: comparisons, exclusion constraints, nearest by time';
 COMMENT ON OPERATOR FAMILY ulid_gist_ops USING gist IS 'GiST operator family for ulid';
+
+--
+-- Range type
+--
+
+-- ulidrange: spans of ids with bounds exact to the id, where a tstzrange over
+-- ulid_time() can only split between milliseconds.  Continuous, as tstzrange
+-- and numrange: no canonical function.  A ulid has a successor, but the ids
+-- one bounds by are ids that exist (a keyset, a watermark) or the
+-- ulid_min_at()/ulid_max_at() of a time, and '[' and ']' say exactly what
+-- they mean; a canonical form would only make [a, b] equal [a, b + 1), at
+-- the cost of a call on every range built.  The subtype_diff gives GiST its
+-- penalties and the planner its range selectivity.
+CREATE FUNCTION ulidrange_subdiff(ulid, ulid)
+RETURNS pg_catalog.float8
+AS 'MODULE_PATHNAME', 'ulidrange_subdiff'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulidrange_subdiff(ulid, ulid) IS
+'float8 difference of two ulid values (the first minus the second, as 128-bit numbers), the subtype_diff of ulidrange';
+
+CREATE TYPE ulidrange AS RANGE (
+	SUBTYPE = ulid,
+	SUBTYPE_OPCLASS = ulid_ops,
+	SUBTYPE_DIFF = ulidrange_subdiff,
+	MULTIRANGE_TYPE_NAME = ulidmultirange
+);
+
+COMMENT ON TYPE ulidrange IS
+'range of ulids, bounds exact to the id';
+COMMENT ON TYPE ulidmultirange IS
+'multirange of ulids';
+COMMENT ON FUNCTION ulidrange(ulid, ulid) IS 'ulidrange constructor';
+COMMENT ON FUNCTION ulidrange(ulid, ulid, pg_catalog.text) IS 'ulidrange constructor';
+COMMENT ON FUNCTION ulidmultirange() IS 'ulidmultirange constructor';
+COMMENT ON FUNCTION ulidmultirange(ulidrange) IS 'ulidmultirange constructor';
+COMMENT ON FUNCTION ulidmultirange(ulidrange[]) IS 'ulidmultirange constructor';
+COMMENT ON CAST (ulidrange AS ulidmultirange) IS 'the multirange of the one range';

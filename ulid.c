@@ -5,12 +5,12 @@
  * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The sections follow
  * the order of the SQL script: text I/O, binary I/O, casts, comparison,
  * comparison with uuid, sort support, hashing, BRIN support, GIN support,
- * GiST support, aggregates, generators, converting uuid columns.  The logic
- * that needs no server lives in headers the unit tests and the fuzzer
- * include alone: the byte layout and the value as a number (ulid_layout.h),
- * the Base32 codec (ulid_base32.h), the UUID text form on input
- * (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the pool of
- * random bytes (ulid_random.h).
+ * GiST support, the range type, aggregates, generators, converting uuid
+ * columns.  The logic that needs no server lives in headers the unit tests
+ * and the fuzzer include alone: the byte layout and the value as a number
+ * (ulid_layout.h), the Base32 codec (ulid_base32.h), the UUID text form on
+ * input (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the
+ * pool of random bytes (ulid_random.h).
  */
 
 #include "postgres.h"
@@ -1193,6 +1193,27 @@ ulid_gist_fetch(PG_FUNCTION_ARGS)
 	gistentryinit(*result, PointerGetDatum(value), entry->rel, entry->page,
 				  entry->offset, false);
 	PG_RETURN_POINTER(result);
+}
+
+/*****************************************************************************
+ *	Range type
+ *****************************************************************************/
+
+/*
+ * subtype_diff of ulidrange: a - b as a double, negative when a < b, for GiST
+ * penalties and range selectivity.  ulid_distance() measures upwards only, so
+ * the order decides which way it is taken and the sign.
+ */
+PG_FUNCTION_INFO_V1(ulidrange_subdiff);
+Datum
+ulidrange_subdiff(PG_FUNCTION_ARGS)
+{
+	Ulid	   *a = PG_GETARG_ULID_P(0);
+	Ulid	   *b = PG_GETARG_ULID_P(1);
+
+	if (ulid_internal_cmp(a, b) >= 0)
+		PG_RETURN_FLOAT8(ulid_distance(b->data, a->data));
+	PG_RETURN_FLOAT8(-ulid_distance(a->data, b->data));
 }
 
 /*****************************************************************************

@@ -73,12 +73,13 @@ ulid_v7_random_mask(int i)
 }
 
 /*
- * b - a as a double, for a <= b (BRIN minmax-multi's distance), monotone in
- * the exact 128-bit difference.  The subtraction is exact; converting the
- * high and low words separately keeps close values apart (rounding the two
- * ULIDs to doubles first would put ids of one millisecond 0 apart).  From
- * 2^53 up the high word alone decides: there the low word is less than half
- * a unit in the last place, and dropping it keeps the result monotone.
+ * b - a as a double, for a <= b (BRIN minmax-multi's distance, and, given a
+ * sign, ulidrange's subtype_diff), monotone in the exact 128-bit difference.
+ * The subtraction is exact; converting the high and low words separately
+ * keeps close values apart (rounding the two ULIDs to doubles first would put
+ * ids of one millisecond 0 apart).  From 2^53 up the high word alone decides:
+ * there the low word is less than half a unit in the last place, and
+ * dropping it keeps the result monotone.
  */
 static inline double
 ulid_distance(const uint8_t *a, const uint8_t *b)

@@ -68,6 +68,16 @@ LANGUAGE sql AS $$
 			'typrelid', t.typrelid::regclass, 'typelem', t.typelem::regtype, 'typarray', t.typarray::regtype,
 			'typbasetype', t.typbasetype::regtype, 'typcollation', t.typcollation::regcollation)) p
 	UNION ALL
+	-- Range types, also every column of pg_range.
+	SELECT m.object, p.key, p.value
+	FROM member m JOIN pg_range r ON m.classid = 'pg_type'::regclass AND r.rngtypid = m.objid,
+	jsonb_each_text(to_jsonb(r) - '{rngtypid,rngsubtype,rngmultitypid,rngcollation,rngsubopc,rngcanonical,rngsubdiff}'::text[]
+		|| jsonb_build_object(
+			'rngsubtype', r.rngsubtype::regtype, 'rngmultitypid', r.rngmultitypid::regtype,
+			'rngcollation', nullif(r.rngcollation, 0)::regcollation,
+			'rngsubopc', pg_describe_object('pg_opclass'::regclass, r.rngsubopc, 0),
+			'rngcanonical', r.rngcanonical::regprocedure, 'rngsubdiff', r.rngsubdiff::regprocedure)) p
+	UNION ALL
 	-- Operators.
 	SELECT m.object, p.key, p.value
 	FROM member m JOIN pg_operator o ON m.classid = 'pg_operator'::regclass AND o.oid = m.objid,
@@ -166,8 +176,8 @@ $$;
 CREATE EXTENSION ulid;
 CREATE TABLE catalog_fresh AS SELECT * FROM ulid_catalog();
 -- How many member objects are compared (it grows with each version).  From
--- PostgreSQL 17 on the array types (ulid[], ulid_gist_key[]) are members
--- too: not counted here.
+-- PostgreSQL 17 on the array types (ulid[], ulid_gist_key[], ulidrange[],
+-- ulidmultirange[]) are members too: not counted here.
 SELECT count(DISTINCT object) AS objects_compared FROM catalog_fresh
 WHERE object NOT LIKE 'type %[]' AND object <> 'extension ulid';
 
@@ -336,6 +346,8 @@ CREATE OR REPLACE AGGREGATE max(ulid) (
 -- (No command changes a cast's context: the catalog is changed directly.)
 UPDATE pg_cast SET castcontext = 'a'
 WHERE (castsource, casttarget) = ('ulid'::regtype, 'uuid'::regtype);
+-- (Nor a range type's subtype_diff.)
+UPDATE pg_range SET rngsubdiff = 0 WHERE rngtypid = 'ulidrange'::regtype;
 SELECT * FROM catalog_diff();
 ROLLBACK;
 

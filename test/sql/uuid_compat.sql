@@ -227,11 +227,12 @@ DROP TABLE by_hash, by_day;
 --
 -- Every object of the extension has a description (\df+, \do+, \dC+, \dAc+).
 --
+-- (Not the array types, members from PostgreSQL 17 on: core's have none either.)
 SELECT pg_describe_object(d.classid, d.objid, 0) AS without_description
 FROM pg_depend d
 WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
-  AND NOT (d.classid = 'pg_type'::regclass AND d.objid <> 'ulid'::regtype)
+  AND NOT (d.classid = 'pg_type'::regclass AND (SELECT typcategory FROM pg_type WHERE oid = d.objid) = 'A')
   AND NOT EXISTS (SELECT FROM pg_description s
 				  WHERE s.classoid = d.classid AND s.objoid = d.objid AND s.objsubid = 0)
 ORDER BY 1;
