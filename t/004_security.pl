@@ -67,6 +67,12 @@ BEGIN
 				EXECUTE format('CREATE DOMAIN evil.%I AS pg_catalog.%I', n, n);
 			END IF;
 		END LOOP;
+		-- an operator family (FOR ORDER BY pg_catalog.float_ops): an empty one
+		IF $types AND EXISTS (SELECT FROM pg_opfamily
+							  WHERE opfname = n AND opfnamespace = 'pg_catalog'::regnamespace
+								AND opfmethod = (SELECT oid FROM pg_am WHERE amname = 'btree')) THEN
+			EXECUTE format('CREATE OPERATOR FAMILY evil.%I USING btree', n);
+		END IF;
 		FOR r IN SELECT oid, prosrc FROM pg_proc
 			WHERE $functions AND proname = n AND pronamespace = 'pg_catalog'::regnamespace
 			  AND prolang = (SELECT oid FROM pg_language WHERE lanname = 'internal')
@@ -85,7 +91,9 @@ CREATE TABLE public.lookalike AS
 	UNION ALL SELECT oid, 'type ' || oid::regtype FROM pg_type
 		WHERE typnamespace = 'evil'::regnamespace
 	UNION ALL SELECT oid, 'operator ' || oid::regoperator FROM pg_operator
-		WHERE oprnamespace = 'evil'::regnamespace;
+		WHERE oprnamespace = 'evil'::regnamespace
+	UNION ALL SELECT oid, 'operator family evil.' || opfname FROM pg_opfamily
+		WHERE opfnamespace = 'evil'::regnamespace;
 SQL
 }
 
@@ -109,13 +117,13 @@ FROM subject s JOIN pg_operator o ON s.classid = 'pg_operator'::regclass AND o.o
 					('oprright', o.oprright), ('oprresult', o.oprresult)) r(col, ref)
 	JOIN lookalike l ON l.oid = r.ref
 SQL
-	[   'operator families: pg_amop operators and their types',
+	[   'operator families: pg_amop operators, their types and ORDER BY families',
 		$families . <<'SQL' ],
 SELECT string_agg(format('%s strategy %s %s -> %s', f.opfname, a.amopstrategy, r.col, l.what),
 				  '; ' ORDER BY f.opfname, a.amopstrategy, r.col)
 FROM fam JOIN pg_opfamily f ON f.oid = fam.oid JOIN pg_amop a ON a.amopfamily = fam.oid,
 	LATERAL (VALUES ('amopopr', a.amopopr), ('amoplefttype', a.amoplefttype),
-					('amoprighttype', a.amoprighttype)) r(col, ref)
+					('amoprighttype', a.amoprighttype), ('amopsortfamily', a.amopsortfamily)) r(col, ref)
 	JOIN lookalike l ON l.oid = r.ref
 SQL
 	[   'operator families: pg_amproc support functions and their types',
@@ -219,6 +227,7 @@ SELECT count(*) = 0 FROM unnest(ARRAY[$builtins]::text[]) n
 WHERE NOT EXISTS (SELECT FROM pg_type WHERE typname = n AND typnamespace = 'evil'::regnamespace)
   AND NOT EXISTS (SELECT FROM pg_proc WHERE proname = n AND pronamespace = 'evil'::regnamespace)
   AND NOT EXISTS (SELECT FROM pg_operator WHERE oprname = n AND oprnamespace = 'evil'::regnamespace)
+  AND NOT EXISTS (SELECT FROM pg_opfamily WHERE opfname = n AND opfnamespace = 'evil'::regnamespace)
 SQL
 
 # The extension is installed into the hostile schema itself, so that the
