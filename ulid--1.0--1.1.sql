@@ -657,3 +657,151 @@ COMMENT ON FUNCTION ulidmultirange() IS 'ulidmultirange constructor';
 COMMENT ON FUNCTION ulidmultirange(ulidrange) IS 'ulidmultirange constructor';
 COMMENT ON FUNCTION ulidmultirange(ulidrange[]) IS 'ulidmultirange constructor';
 COMMENT ON CAST (ulidrange AS ulidmultirange) IS 'the multirange of the one range';
+
+--
+-- Comparison with a time
+--
+
+-- "id < ts" compares the ulid's time (ulid_time(id), a whole millisecond)
+-- with the instant ts, exactly as "ulid_time(id) < ts" does, infinities
+-- included; so do <=, >= and > and their commutators.  No = operator: a
+-- millisecond holds many ulids, and "id = ts" would not be an equality that
+-- hashing, merge joins or the btree family could use; ulid_min_at() and
+-- ulid_max_at() give a millisecond's range.  The support function turns each
+-- comparison into a condition on an index of the ulid column (see ulid.c),
+-- through the two bound functions.
+CREATE FUNCTION ulid_time_lower_bound(pg_catalog.timestamptz, pg_catalog.bool)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_time_lower_bound'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_time_upper_bound(pg_catalog.timestamptz, pg_catalog.bool)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_time_upper_bound'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_timestamptz_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_timestamptz_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_timestamptz_lt(ulid, pg_catalog.timestamptz)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_timestamptz_lt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION ulid_timestamptz_le(ulid, pg_catalog.timestamptz)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_timestamptz_le'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION ulid_timestamptz_ge(ulid, pg_catalog.timestamptz)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_timestamptz_ge'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION ulid_timestamptz_gt(ulid, pg_catalog.timestamptz)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_timestamptz_gt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION timestamptz_ulid_lt(pg_catalog.timestamptz, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_ulid_lt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION timestamptz_ulid_le(pg_catalog.timestamptz, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_ulid_le'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION timestamptz_ulid_ge(pg_catalog.timestamptz, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_ulid_ge'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+CREATE FUNCTION timestamptz_ulid_gt(pg_catalog.timestamptz, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_ulid_gt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_timestamptz_support;
+
+-- Core's estimators: they find the constant's place in the column's
+-- histogram through these operators, but cannot interpolate within a bucket
+-- for a ulid column (half a bucket).
+CREATE OPERATOR < (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+
+CREATE OPERATOR <= (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+
+CREATE OPERATOR >= (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+
+CREATE OPERATOR > (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+
+CREATE OPERATOR < (
+	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_lt,
+	COMMUTATOR = >, NEGATOR = >=,
+	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+);
+
+CREATE OPERATOR <= (
+	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_le,
+	COMMUTATOR = >=, NEGATOR = >,
+	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+);
+
+CREATE OPERATOR >= (
+	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_ge,
+	COMMUTATOR = <=, NEGATOR = <,
+	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+);
+
+CREATE OPERATOR > (
+	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_gt,
+	COMMUTATOR = <, NEGATOR = <=,
+	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+);
+
+COMMENT ON FUNCTION ulid_time_lower_bound(pg_catalog.timestamptz, pg_catalog.bool) IS
+'the smallest ulid whose time is at or after (true) or after (false) the given time; NULL if none';
+COMMENT ON FUNCTION ulid_time_upper_bound(pg_catalog.timestamptz, pg_catalog.bool) IS
+'the largest ulid whose time is at or before (true) or before (false) the given time; NULL if none';
+COMMENT ON FUNCTION ulid_timestamptz_support(pg_catalog.internal) IS 'planner support for ulid-timestamptz comparisons on a ulid index';
+COMMENT ON FUNCTION ulid_timestamptz_lt(ulid, pg_catalog.timestamptz) IS 'implementation of < operator';
+COMMENT ON FUNCTION ulid_timestamptz_le(ulid, pg_catalog.timestamptz) IS 'implementation of <= operator';
+COMMENT ON FUNCTION ulid_timestamptz_ge(ulid, pg_catalog.timestamptz) IS 'implementation of >= operator';
+COMMENT ON FUNCTION ulid_timestamptz_gt(ulid, pg_catalog.timestamptz) IS 'implementation of > operator';
+COMMENT ON FUNCTION timestamptz_ulid_lt(pg_catalog.timestamptz, ulid) IS 'implementation of < operator';
+COMMENT ON FUNCTION timestamptz_ulid_le(pg_catalog.timestamptz, ulid) IS 'implementation of <= operator';
+COMMENT ON FUNCTION timestamptz_ulid_ge(pg_catalog.timestamptz, ulid) IS 'implementation of >= operator';
+COMMENT ON FUNCTION timestamptz_ulid_gt(pg_catalog.timestamptz, ulid) IS 'implementation of > operator';
+COMMENT ON OPERATOR < (ulid, pg_catalog.timestamptz) IS 'ulid''s time less than';
+COMMENT ON OPERATOR <= (ulid, pg_catalog.timestamptz) IS 'ulid''s time less than or equal';
+COMMENT ON OPERATOR >= (ulid, pg_catalog.timestamptz) IS 'ulid''s time greater than or equal';
+COMMENT ON OPERATOR > (ulid, pg_catalog.timestamptz) IS 'ulid''s time greater than';
+COMMENT ON OPERATOR < (pg_catalog.timestamptz, ulid) IS 'less than ulid''s time';
+COMMENT ON OPERATOR <= (pg_catalog.timestamptz, ulid) IS 'less than or equal to ulid''s time';
+COMMENT ON OPERATOR >= (pg_catalog.timestamptz, ulid) IS 'greater than or equal to ulid''s time';
+COMMENT ON OPERATOR > (pg_catalog.timestamptz, ulid) IS 'greater than ulid''s time';

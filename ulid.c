@@ -4,12 +4,13 @@
  *
  * Modelled on PostgreSQL's src/backend/utils/adt/uuid.c.  The sections follow
  * the order of the SQL script: text I/O, binary I/O, casts, comparison,
- * comparison with uuid, sort support, hashing, BRIN support, GIN support,
- * GiST support, the range type, aggregates, generators, converting uuid
- * columns.  The logic that needs no server lives in headers the unit tests
- * and the fuzzer include alone: the byte layout and the value as a number
- * (ulid_layout.h), the Base32 codec (ulid_base32.h), the UUID text form on
- * input (ulid_uuidtext.h), the monotonic step (ulid_monotonic.h) and the
+ * comparison with uuid, comparison with a time, sort support, hashing, BRIN
+ * support, GIN support, GiST support, the range type, aggregates,
+ * generators, converting uuid columns.  The logic that needs no server lives
+ * in headers the unit tests and the fuzzer include alone: the byte layout
+ * and the value as a number (ulid_layout.h), the Base32 codec
+ * (ulid_base32.h), the UUID text form on input (ulid_uuidtext.h), the
+ * monotonic step (ulid_monotonic.h) and the
  * pool of random bytes (ulid_random.h).
  */
 
@@ -43,12 +44,13 @@
 #include "storage/spin.h"
 #include "utils/builtins.h"
 /*
- * utils/guc.h (for trace_sort) reaches storage/bufpage.h, whose inline
- * functions have unused parameters under -Wextra in PostgreSQL 15.
+ * utils/guc.h (for trace_sort) and nodes/makefuncs.h reach storage/bufpage.h,
+ * whose inline functions have unused parameters under -Wextra in PostgreSQL 15.
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "access/gist.h"
+#include "nodes/makefuncs.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #pragma GCC diagnostic pop
@@ -552,7 +554,7 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	if (!OidIsValid(uuid_op))
 		PG_RETURN_POINTER(NULL);
 
-	/* key uuid_op value::uuid, built here: makefuncs.h is not -Wextra clean on 15 */
+	/* key uuid_op value::uuid */
 	relabel = makeNode(RelabelType);
 	relabel->arg = (Expr *) value;
 	relabel->resulttype = UUIDOID;
@@ -569,6 +571,290 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	result->inputcollid = InvalidOid;
 	result->args = list_make2(key, relabel);
 	result->location = -1;
+
+	req->lossy = false;
+	PG_RETURN_POINTER(list_make1(result));
+}
+
+/*****************************************************************************
+ *	Comparison with a time
+ *****************************************************************************/
+
+/*
+ * "id < ts" and the others compare the ULID's time (a whole millisecond, as
+ * ulid_time() gives it) with the instant ts, exactly as "ulid_time(id) < ts"
+ * would: both are microseconds, so a timestamptz within a millisecond is
+ * neither equal to nor rounded to it.  Infinities are the int64 extremes, as
+ * in core's timestamp comparison, so every ULID is before +infinity and after
+ * -infinity, and every ULID is after any time before 1970.  Never an error.
+ */
+static inline int
+ulid_time_cmp_ts(const Ulid *u, TimestampTz ts)
+{
+	TimestampTz t = (TimestampTz) ulid_get_time(u->data) * 1000 -
+		UNIX_TO_PG_EPOCH_USECS;
+
+	return t < ts ? -1 : (t > ts ? 1 : 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_timestamptz_lt);
+Datum
+ulid_timestamptz_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(0), PG_GETARG_TIMESTAMPTZ(1)) < 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_timestamptz_le);
+Datum
+ulid_timestamptz_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(0), PG_GETARG_TIMESTAMPTZ(1)) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_timestamptz_ge);
+Datum
+ulid_timestamptz_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(0), PG_GETARG_TIMESTAMPTZ(1)) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(ulid_timestamptz_gt);
+Datum
+ulid_timestamptz_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(0), PG_GETARG_TIMESTAMPTZ(1)) > 0);
+}
+
+PG_FUNCTION_INFO_V1(timestamptz_ulid_lt);
+Datum
+timestamptz_ulid_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(1), PG_GETARG_TIMESTAMPTZ(0)) > 0);
+}
+
+PG_FUNCTION_INFO_V1(timestamptz_ulid_le);
+Datum
+timestamptz_ulid_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(1), PG_GETARG_TIMESTAMPTZ(0)) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(timestamptz_ulid_ge);
+Datum
+timestamptz_ulid_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(1), PG_GETARG_TIMESTAMPTZ(0)) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(timestamptz_ulid_gt);
+Datum
+timestamptz_ulid_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_time_cmp_ts(PG_GETARG_ULID_P(1), PG_GETARG_TIMESTAMPTZ(0)) < 0);
+}
+
+/*
+ * The smallest ULID whose time is at or after ts (inclusive) or after it;
+ * NULL if there is none (ts at or past the last ULID millisecond, +infinity).
+ * Before 1970 and at -infinity every ULID qualifies: the zero ULID.  So
+ * "id >= ulid_time_lower_bound(ts, inclusive)" is exactly "id >= ts" or
+ * "id > ts": the index condition the planner support below builds.
+ */
+PG_FUNCTION_INFO_V1(ulid_time_lower_bound);
+Datum
+ulid_time_lower_bound(PG_FUNCTION_ARGS)
+{
+	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+	bool		inclusive = PG_GETARG_BOOL(1);
+	int64		us;
+	uint64		ms;
+	Ulid	   *result;
+
+	if (TIMESTAMP_IS_NOBEGIN(ts))
+		us = 0;
+	else if (TIMESTAMP_IS_NOEND(ts))
+		PG_RETURN_NULL();
+	else
+		us = ts + UNIX_TO_PG_EPOCH_USECS + (inclusive ? 0 : 1);	/* finite: no overflow */
+
+	/* The first whole millisecond at or after us: a ceiling. */
+	if (us <= 0)
+		ms = 0;
+	else if ((uint64) (us - 1) / 1000 + 1 > ULID_TIME_MAX)
+		PG_RETURN_NULL();
+	else
+		ms = (uint64) (us - 1) / 1000 + 1;
+
+	result = palloc(sizeof(Ulid));
+	ulid_set_time(result->data, ms);
+	memset(result->data + ULID_TIME_BYTES, 0x00, ULID_RANDOM_BYTES);
+	PG_RETURN_ULID_P(result);
+}
+
+/*
+ * The largest ULID whose time is at or before ts (inclusive) or before it;
+ * NULL if there is none (ts before 1970, or at its first millisecond when
+ * exclusive, -infinity).  Past the last ULID millisecond and at +infinity
+ * every ULID qualifies: the largest ULID.  "id <= ulid_time_upper_bound(ts,
+ * inclusive)" is exactly "id <= ts" or "id < ts".
+ */
+PG_FUNCTION_INFO_V1(ulid_time_upper_bound);
+Datum
+ulid_time_upper_bound(PG_FUNCTION_ARGS)
+{
+	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+	bool		inclusive = PG_GETARG_BOOL(1);
+	int64		us;
+	uint64		ms;
+	Ulid	   *result;
+
+	if (TIMESTAMP_IS_NOBEGIN(ts))
+		PG_RETURN_NULL();
+	else if (TIMESTAMP_IS_NOEND(ts))
+		us = PG_INT64_MAX;
+	else
+		us = ts + UNIX_TO_PG_EPOCH_USECS - (inclusive ? 0 : 1);	/* finite: no overflow */
+
+	/* The last whole millisecond at or before us: a floor. */
+	if (us < 0)
+		PG_RETURN_NULL();
+	ms = Min((uint64) us / 1000, ULID_TIME_MAX);
+
+	result = palloc(sizeof(Ulid));
+	ulid_set_time(result->data, ms);
+	memset(result->data + ULID_TIME_BYTES, 0xFF, ULID_RANDOM_BYTES);
+	PG_RETURN_ULID_P(result);
+}
+
+/* The C symbol (prosrc) of a C function, or NULL if there is no such function. */
+static char *
+function_symbol(Oid funcid)
+{
+	HeapTuple	proctup;
+	char	   *prosrc;
+	bool		isnull;
+
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	if (!HeapTupleIsValid(proctup))
+		return NULL;
+	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
+												 Anum_pg_proc_prosrc, &isnull));
+	ReleaseSysCache(proctup);
+	return prosrc;
+}
+
+/*
+ * Planner support for the ulid/timestamptz comparisons: on a B-tree or BRIN
+ * index of a ulid column, "id op ts" (or "ts op id") becomes
+ *
+ *	id >  ts	->	id >= ulid_time_lower_bound(ts, false)
+ *	id >= ts	->	id >= ulid_time_lower_bound(ts, true)
+ *	id <  ts	->	id <= ulid_time_upper_bound(ts, false)
+ *	id <= ts	->	id <= ulid_time_upper_bound(ts, true)
+ *
+ * an exact equivalent (not lossy): the bound is the first or last ULID of the
+ * first or last millisecond that satisfies the comparison, and NULL, which
+ * no index entry satisfies, when none does.  A constant ts is folded into a
+ * constant bound here; any other (now() - interval '1 day', a parameter, an
+ * outer column) is computed when the scan starts.
+ */
+PG_FUNCTION_INFO_V1(ulid_timestamptz_support);
+Datum
+ulid_timestamptz_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+	SupportRequestIndexCondition *req;
+	OpExpr	   *clause;
+	char	   *symbol;
+	int			ulid_arg;
+	int			strategy;
+	Node	   *key;
+	Node	   *value;
+	Oid			ulid_type;
+	const char *bound_name;
+	bool		inclusive;
+	Oid			argtypes[2] = {TIMESTAMPTZOID, BOOLOID};
+	Oid			bound_func;
+	Oid			index_op;
+	FuncExpr   *bound;
+	OpExpr	   *result;
+
+	if (!IsA(rawreq, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(NULL);
+	req = (SupportRequestIndexCondition *) rawreq;
+	if (!is_opclause(req->node) || list_length(((OpExpr *) req->node)->args) != 2)
+		PG_RETURN_POINTER(NULL);
+	clause = (OpExpr *) req->node;
+
+	/* What the clause means, from its C function, as ulid_uuid_support does. */
+	symbol = function_symbol(clause->opfuncid);
+	if (symbol == NULL)
+		PG_RETURN_POINTER(NULL);
+	if (strncmp(symbol, "ulid_timestamptz_", 17) == 0)
+		ulid_arg = 0;
+	else if (strncmp(symbol, "timestamptz_ulid_", 17) == 0)
+		ulid_arg = 1;
+	else
+		PG_RETURN_POINTER(NULL);
+	if (strcmp(symbol + 17, "lt") == 0)
+		strategy = BTLessStrategyNumber;
+	else if (strcmp(symbol + 17, "le") == 0)
+		strategy = BTLessEqualStrategyNumber;
+	else if (strcmp(symbol + 17, "ge") == 0)
+		strategy = BTGreaterEqualStrategyNumber;
+	else if (strcmp(symbol + 17, "gt") == 0)
+		strategy = BTGreaterStrategyNumber;
+	else
+		PG_RETURN_POINTER(NULL);
+	if (ulid_arg == 1)
+		strategy = BTMaxStrategyNumber + 1 - strategy;	/* ts < id is id > ts */
+
+	/* Only an index on the ulid argument, of the ulid's own classes. */
+	if (req->indexarg != ulid_arg)
+		PG_RETURN_POINTER(NULL);
+	key = (Node *) list_nth(clause->args, ulid_arg);
+	value = (Node *) list_nth(clause->args, 1 - ulid_arg);
+	ulid_type = exprType(key);
+	if (exprType(value) != TIMESTAMPTZOID ||
+		req->index->opcintype[req->indexcol] != ulid_type ||
+		(req->index->relam != BTREE_AM_OID && req->index->relam != BRIN_AM_OID))
+		PG_RETURN_POINTER(NULL);
+
+	if (strategy == BTGreaterStrategyNumber || strategy == BTGreaterEqualStrategyNumber)
+	{
+		bound_name = "ulid_time_lower_bound";
+		index_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
+									   BTGreaterEqualStrategyNumber);
+	}
+	else
+	{
+		bound_name = "ulid_time_upper_bound";
+		index_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
+									   BTLessEqualStrategyNumber);
+	}
+	inclusive = (strategy == BTGreaterEqualStrategyNumber ||
+				 strategy == BTLessEqualStrategyNumber);
+	if (!OidIsValid(index_op))
+		PG_RETURN_POINTER(NULL);
+
+	/* The bound function, in the schema of the comparison's own function. */
+	bound_func = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
+								 CStringGetDatum(bound_name),
+								 PointerGetDatum(buildoidvector(argtypes, 2)),
+								 ObjectIdGetDatum(get_func_namespace(clause->opfuncid)));
+	if (!OidIsValid(bound_func))
+		PG_RETURN_POINTER(NULL);
+	symbol = function_symbol(bound_func);
+	if (symbol == NULL || strcmp(symbol, bound_name) != 0)
+		PG_RETURN_POINTER(NULL);
+
+	bound = makeFuncExpr(bound_func, ulid_type,
+						 list_make2(value, makeBoolConst(inclusive, false)),
+						 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	result = (OpExpr *) make_opclause(index_op, BOOLOID, false, (Expr *) key,
+									  (Expr *) eval_const_expressions(req->root, (Node *) bound),
+									  InvalidOid, InvalidOid);
+	result->opfuncid = get_opcode(index_op);
 
 	req->lossy = false;
 	PG_RETURN_POINTER(list_make1(result));
