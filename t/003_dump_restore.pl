@@ -1,7 +1,8 @@
 # pg_dump -Fc and pg_restore of a database that uses ulid in every way it
 # can be stored: columns, arrays, defaults, a generated column, primary keys,
-# hash and BRIN indexes, range and hash partitions, foreign keys between ulid
-# and uuid both ways, a view comparing them.  The restored data must be
+# hash, BRIN, GIN and GiST indexes, exclusion constraints, a ulidrange
+# column, range and hash partitions, foreign keys between ulid and uuid both
+# ways, a view comparing them.  The restored data must be
 # identical and the restored objects must work.
 
 use strict;
@@ -53,6 +54,18 @@ CREATE TABLE links (
 INSERT INTO links SELECT id, as_uuid FROM items WHERE as_uuid IS NOT NULL ORDER BY id LIMIT 1000;
 CREATE VIEW linked AS
 	SELECT i.id, l.u FROM items i JOIN legacy l ON i.as_uuid = l.u WHERE i.id > l.u;
+CREATE TABLE bookings (room ulid NOT NULL, during tstzrange NOT NULL,
+	EXCLUDE USING gist (room WITH =, during WITH &&));
+INSERT INTO bookings SELECT id, tstzrange('2025-01-01 10:00+00', '2025-01-01 11:00+00')
+	FROM items ORDER BY id LIMIT 1000;
+CREATE TABLE posts (id ulid NOT NULL, tags text[] NOT NULL);
+INSERT INTO posts SELECT id, ARRAY['t' || (n % 5)]
+	FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM items) s;
+CREATE INDEX posts_id_tags ON posts USING gin (id, tags);
+CREATE TABLE spans (batch int PRIMARY KEY, ids ulidrange NOT NULL, EXCLUDE USING gist (ids WITH &&));
+INSERT INTO spans SELECT g, ulidrange(ulid_min_at('2025-01-01 00:00+00'::timestamptz + g * interval '1 day'),
+									  ulid_min_at('2025-01-01 00:00+00'::timestamptz + (g + 1) * interval '1 day'))
+	FROM generate_series(1, 100) g;
 ));
 
 my $dump = $node->basedir . '/source.dump';
@@ -65,7 +78,8 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'restored', $dump ],
 	'pg_restore into a new database');
 
 # Row count and a digest of every row in id order, the same in both.
-my %rows = (items => 20002, events => 10000, shards => 20002, links => 1000);
+my %rows = (items => 20002, events => 10000, shards => 20002, links => 1000,
+	bookings => 1000, posts => 20002, spans => 100);
 for my $table (sort keys %rows)
 {
 	my $query =
@@ -110,6 +124,22 @@ like($err, qr/violates foreign key constraint "links_to_item_fkey"/,
 	"INSERT INTO links (to_legacy) VALUES ('00000000000000000000000001')");
 like($err, qr/violates foreign key constraint "links_to_legacy_fkey"/,
 	'restored foreign key from a ulid column to a uuid key is enforced');
+# The GiST and GIN classes and the range type are restored with their
+# indexes: the exclusion constraints hold, the GIN index answers.
+($ret, $out, $err) = $node->psql('restored',
+	'INSERT INTO bookings SELECT room, during FROM bookings ORDER BY room LIMIT 1');
+like($err, qr/conflicting key value violates exclusion constraint/,
+	'restored exclusion constraint on (ulid WITH =, tstzrange WITH &&) is enforced');
+($ret, $out, $err) = $node->psql('restored',
+	'INSERT INTO spans SELECT 1000, ids FROM spans WHERE batch = 50');
+like($err, qr/conflicting key value violates exclusion constraint/,
+	'restored exclusion constraint on a ulidrange is enforced');
+my $gin_query = "SELECT count(*) FROM posts WHERE id > (SELECT id FROM items ORDER BY id OFFSET 5000 LIMIT 1) AND tags @> '{t1}'";
+like( $node->safe_psql('restored', "SET enable_seqscan = off; EXPLAIN (COSTS OFF) $gin_query"),
+	qr/Bitmap Index Scan on posts_id_tags/, 'restored multi-column GIN index (ulid, text[]) is used');
+is( $node->safe_psql('restored', "SET enable_seqscan = off; $gin_query"),
+	$node->safe_psql('source', "SET enable_indexscan = off; SET enable_bitmapscan = off; $gin_query"),
+	'restored GIN index finds the rows a sequential scan of the source finds');
 is( $node->safe_psql('restored', 'SELECT count(*) FROM linked'),
 	$node->safe_psql('source', 'SELECT count(*) FROM linked'),
 	'restored view comparing ulid with uuid gives the same rows');

@@ -105,7 +105,20 @@ CREATE TABLE legacy (u uuid PRIMARY KEY);
 INSERT INTO legacy SELECT id FROM orders;
 CREATE TABLE links (to_order uuid REFERENCES orders (id), to_legacy ulid REFERENCES legacy (u));
 INSERT INTO links SELECT id, id FROM orders;
+CREATE TABLE bookings (room ulid NOT NULL, during tstzrange NOT NULL,
+	EXCLUDE USING gist (room WITH =, during WITH &&));
+INSERT INTO bookings SELECT id, tstzrange('2025-01-01 10:00+00', '2025-01-01 11:00+00') FROM orders;
+CREATE TABLE posts (id ulid NOT NULL, tags text[] NOT NULL);
+INSERT INTO posts SELECT id, ARRAY['t' || (n % 5)]
+	FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM orders) s;
+CREATE INDEX posts_id_tags ON posts USING gin (id, tags);
+CREATE TABLE spans (ids ulidrange NOT NULL, EXCLUDE USING gist (ids WITH &&));
+INSERT INTO spans SELECT ulidrange(ulid_min_at('2025-01-01 00:00+00'::timestamptz + g * interval '1 day'),
+								   ulid_min_at('2025-01-01 00:00+00'::timestamptz + (g + 1) * interval '1 day'))
+	FROM generate_series(1, 100) g;
 SQL
+my $gin_query = "SELECT count(*) FROM posts WHERE id > (SELECT id FROM orders ORDER BY id OFFSET 500 LIMIT 1) AND tags @> '{t1}'";
+my $gin_before = $old->safe_psql('current', $gin_query);
 my $families = <<'SQL';
 SELECT f.opfname || ' ' || a.amname || ': ' || count(*)
 FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily JOIN pg_am a ON a.oid = f.opfmethod
@@ -233,6 +246,16 @@ like($err, qr/violates foreign key constraint "links_to_order_fkey"/,
 	"INSERT INTO links VALUES (NULL, '00000000000000000000000001')");
 like($err, qr/violates foreign key constraint "links_to_legacy_fkey"/,
 	'a foreign key from a ulid column to a uuid key is enforced after pg_upgrade');
+
+($ret, $out, $err) = $new->psql('current',
+	'INSERT INTO bookings SELECT room, during FROM bookings ORDER BY room LIMIT 1');
+like($err, qr/conflicting key value violates exclusion constraint/,
+	'a GiST exclusion constraint on (ulid, tstzrange) is enforced after pg_upgrade');
+($ret, $out, $err) = $new->psql('current', 'INSERT INTO spans SELECT ids FROM spans LIMIT 1');
+like($err, qr/conflicting key value violates exclusion constraint/,
+	'a GiST exclusion constraint on a ulidrange is enforced after pg_upgrade');
+is($new->safe_psql('current', "SET enable_seqscan = off; $gin_query"), $gin_before,
+	'the multi-column GIN index finds the same rows after pg_upgrade');
 
 $new->safe_psql('postgres', 'ALTER EXTENSION ulid UPDATE');
 is( $new->safe_psql(
