@@ -805,3 +805,64 @@ COMMENT ON OPERATOR < (pg_catalog.timestamptz, ulid) IS 'less than ulid''s time'
 COMMENT ON OPERATOR <= (pg_catalog.timestamptz, ulid) IS 'less than or equal to ulid''s time';
 COMMENT ON OPERATOR >= (pg_catalog.timestamptz, ulid) IS 'greater than or equal to ulid''s time';
 COMMENT ON OPERATOR > (pg_catalog.timestamptz, ulid) IS 'greater than ulid''s time';
+
+-- "id <@ r" (and "r @> id"): the ulid's time lies in the tstzrange r, each
+-- end inclusive or exclusive as r says, unbounded ends included; an empty
+-- range holds none.  The support function turns it into the index conditions
+-- "id >= ulid_range_lower_bound(r) AND id <= ulid_range_upper_bound(r)" on
+-- a btree or BRIN index of the ulid column; ulid_tstzrange_sel estimates it
+-- from the column's statistics (core's rangesel expects a range on both sides).
+CREATE FUNCTION ulid_range_lower_bound(pg_catalog.tstzrange)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_range_lower_bound'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_range_upper_bound(pg_catalog.tstzrange)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_range_upper_bound'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_tstzrange_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'ulid_tstzrange_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_tstzrange_sel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)
+RETURNS pg_catalog.float8
+AS 'MODULE_PATHNAME', 'ulid_tstzrange_sel'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'ulid_contained_by_tstzrange'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_tstzrange_support;
+
+CREATE FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid)
+RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'tstzrange_contains_ulid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT ulid_tstzrange_support;
+
+CREATE OPERATOR <@ (
+	LEFTARG = ulid, RIGHTARG = pg_catalog.tstzrange, PROCEDURE = ulid_contained_by_tstzrange,
+	COMMUTATOR = @>,
+	RESTRICT = ulid_tstzrange_sel, JOIN = pg_catalog.contjoinsel
+);
+
+CREATE OPERATOR @> (
+	LEFTARG = pg_catalog.tstzrange, RIGHTARG = ulid, PROCEDURE = tstzrange_contains_ulid,
+	COMMUTATOR = <@,
+	RESTRICT = ulid_tstzrange_sel, JOIN = pg_catalog.contjoinsel
+);
+
+COMMENT ON FUNCTION ulid_range_lower_bound(pg_catalog.tstzrange) IS
+'the smallest ulid whose time lies in the range (the zero ulid if unbounded below); NULL if none';
+COMMENT ON FUNCTION ulid_range_upper_bound(pg_catalog.tstzrange) IS
+'the largest ulid whose time lies in the range (the largest ulid if unbounded above); NULL if none';
+COMMENT ON FUNCTION ulid_tstzrange_support(pg_catalog.internal) IS 'planner support for ulid-tstzrange containment on a ulid index';
+COMMENT ON FUNCTION ulid_tstzrange_sel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4) IS 'restriction selectivity of ulid-tstzrange containment';
+COMMENT ON FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange) IS 'implementation of <@ operator';
+COMMENT ON FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid) IS 'implementation of @> operator';
+COMMENT ON OPERATOR <@ (ulid, pg_catalog.tstzrange) IS 'ulid''s time is contained by';
+COMMENT ON OPERATOR @> (pg_catalog.tstzrange, ulid) IS 'contains ulid''s time';

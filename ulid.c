@@ -53,6 +53,9 @@
 #include "nodes/makefuncs.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rangetypes.h"
+#include "utils/selfuncs.h"
+#include "commands/defrem.h"
 #pragma GCC diagnostic pop
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
@@ -660,12 +663,9 @@ timestamptz_ulid_gt(PG_FUNCTION_ARGS)
  * "id >= ulid_time_lower_bound(ts, inclusive)" is exactly "id >= ts" or
  * "id > ts": the index condition the planner support below builds.
  */
-PG_FUNCTION_INFO_V1(ulid_time_lower_bound);
-Datum
-ulid_time_lower_bound(PG_FUNCTION_ARGS)
+static Ulid *
+time_lower_bound(TimestampTz ts, bool inclusive)
 {
-	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
-	bool		inclusive = PG_GETARG_BOOL(1);
 	int64		us;
 	uint64		ms;
 	Ulid	   *result;
@@ -673,7 +673,7 @@ ulid_time_lower_bound(PG_FUNCTION_ARGS)
 	if (TIMESTAMP_IS_NOBEGIN(ts))
 		us = 0;
 	else if (TIMESTAMP_IS_NOEND(ts))
-		PG_RETURN_NULL();
+		return NULL;
 	else
 		us = ts + UNIX_TO_PG_EPOCH_USECS + (inclusive ? 0 : 1);	/* finite: no overflow */
 
@@ -681,14 +681,14 @@ ulid_time_lower_bound(PG_FUNCTION_ARGS)
 	if (us <= 0)
 		ms = 0;
 	else if ((uint64) (us - 1) / 1000 + 1 > ULID_TIME_MAX)
-		PG_RETURN_NULL();
+		return NULL;
 	else
 		ms = (uint64) (us - 1) / 1000 + 1;
 
 	result = palloc(sizeof(Ulid));
 	ulid_set_time(result->data, ms);
 	memset(result->data + ULID_TIME_BYTES, 0x00, ULID_RANDOM_BYTES);
-	PG_RETURN_ULID_P(result);
+	return result;
 }
 
 /*
@@ -698,18 +698,15 @@ ulid_time_lower_bound(PG_FUNCTION_ARGS)
  * every ULID qualifies: the largest ULID.  "id <= ulid_time_upper_bound(ts,
  * inclusive)" is exactly "id <= ts" or "id < ts".
  */
-PG_FUNCTION_INFO_V1(ulid_time_upper_bound);
-Datum
-ulid_time_upper_bound(PG_FUNCTION_ARGS)
+static Ulid *
+time_upper_bound(TimestampTz ts, bool inclusive)
 {
-	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
-	bool		inclusive = PG_GETARG_BOOL(1);
 	int64		us;
 	uint64		ms;
 	Ulid	   *result;
 
 	if (TIMESTAMP_IS_NOBEGIN(ts))
-		PG_RETURN_NULL();
+		return NULL;
 	else if (TIMESTAMP_IS_NOEND(ts))
 		us = PG_INT64_MAX;
 	else
@@ -717,12 +714,34 @@ ulid_time_upper_bound(PG_FUNCTION_ARGS)
 
 	/* The last whole millisecond at or before us: a floor. */
 	if (us < 0)
-		PG_RETURN_NULL();
+		return NULL;
 	ms = Min((uint64) us / 1000, ULID_TIME_MAX);
 
 	result = palloc(sizeof(Ulid));
 	ulid_set_time(result->data, ms);
 	memset(result->data + ULID_TIME_BYTES, 0xFF, ULID_RANDOM_BYTES);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(ulid_time_lower_bound);
+Datum
+ulid_time_lower_bound(PG_FUNCTION_ARGS)
+{
+	Ulid	   *result = time_lower_bound(PG_GETARG_TIMESTAMPTZ(0), PG_GETARG_BOOL(1));
+
+	if (result == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ULID_P(result);
+}
+
+PG_FUNCTION_INFO_V1(ulid_time_upper_bound);
+Datum
+ulid_time_upper_bound(PG_FUNCTION_ARGS)
+{
+	Ulid	   *result = time_upper_bound(PG_GETARG_TIMESTAMPTZ(0), PG_GETARG_BOOL(1));
+
+	if (result == NULL)
+		PG_RETURN_NULL();
 	PG_RETURN_ULID_P(result);
 }
 
@@ -858,6 +877,352 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 
 	req->lossy = false;
 	PG_RETURN_POINTER(list_make1(result));
+}
+
+/*
+ * "id <@ r" (and "r @> id"): the ULID's time, ulid_time(id), lies in the
+ * tstzrange r, each end inclusive or exclusive as r says, an unbounded end
+ * admitting every time; an empty range holds no ULID.  The same comparison
+ * of a whole millisecond with instants as "id < ts" above, never an error.
+ */
+static bool
+ulid_in_tstzrange(FunctionCallInfo fcinfo, const Ulid *u, RangeType *r)
+{
+	TypeCacheEntry *typcache = range_get_typcache(fcinfo, RangeTypeGetOid(r));
+	RangeBound	lower;
+	RangeBound	upper;
+	bool		empty;
+	int			c;
+
+	range_deserialize(typcache, r, &lower, &upper, &empty);
+	if (empty)
+		return false;
+	if (!lower.infinite)
+	{
+		c = ulid_time_cmp_ts(u, DatumGetTimestampTz(lower.val));
+		if (c < 0 || (c == 0 && !lower.inclusive))
+			return false;
+	}
+	if (!upper.infinite)
+	{
+		c = ulid_time_cmp_ts(u, DatumGetTimestampTz(upper.val));
+		if (c > 0 || (c == 0 && !upper.inclusive))
+			return false;
+	}
+	return true;
+}
+
+PG_FUNCTION_INFO_V1(ulid_contained_by_tstzrange);
+Datum
+ulid_contained_by_tstzrange(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_in_tstzrange(fcinfo, PG_GETARG_ULID_P(0), PG_GETARG_RANGE_P(1)));
+}
+
+PG_FUNCTION_INFO_V1(tstzrange_contains_ulid);
+Datum
+tstzrange_contains_ulid(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ulid_in_tstzrange(fcinfo, PG_GETARG_ULID_P(1), PG_GETARG_RANGE_P(0)));
+}
+
+/*
+ * The smallest (is_lower) or largest ULID whose time lies in the range: the
+ * zero or the largest ULID for an unbounded end, otherwise time_lower_bound()
+ * or time_upper_bound() of that end; NULL when the range is empty or no ULID
+ * is within that end.  "id >= ulid_range_lower_bound(r) AND id <=
+ * ulid_range_upper_bound(r)" is exactly "id <@ r" (a NULL bound admits no
+ * row): the index conditions the planner support below builds.  *infinite
+ * tells whether that end is unbounded.
+ */
+static Ulid *
+range_bound_ulid(TypeCacheEntry *typcache, RangeType *r, bool is_lower, bool *infinite)
+{
+	RangeBound	lower;
+	RangeBound	upper;
+	RangeBound *end;
+	bool		empty;
+	Ulid	   *result;
+
+	range_deserialize(typcache, r, &lower, &upper, &empty);
+	*infinite = false;
+	if (empty)
+		return NULL;
+	end = is_lower ? &lower : &upper;
+	if (end->infinite)
+	{
+		*infinite = true;
+		result = palloc(sizeof(Ulid));
+		memset(result->data, is_lower ? 0x00 : 0xFF, sizeof(result->data));
+		return result;
+	}
+	if (is_lower)
+		return time_lower_bound(DatumGetTimestampTz(end->val), end->inclusive);
+	return time_upper_bound(DatumGetTimestampTz(end->val), end->inclusive);
+}
+
+static Datum
+ulid_range_bound(FunctionCallInfo fcinfo, bool is_lower)
+{
+	RangeType  *r = PG_GETARG_RANGE_P(0);
+	bool		infinite;
+	Ulid	   *result;
+
+	result = range_bound_ulid(range_get_typcache(fcinfo, RangeTypeGetOid(r)),
+							  r, is_lower, &infinite);
+	if (result == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ULID_P(result);
+}
+
+PG_FUNCTION_INFO_V1(ulid_range_lower_bound);
+Datum
+ulid_range_lower_bound(PG_FUNCTION_ARGS)
+{
+	return ulid_range_bound(fcinfo, true);
+}
+
+PG_FUNCTION_INFO_V1(ulid_range_upper_bound);
+Datum
+ulid_range_upper_bound(PG_FUNCTION_ARGS)
+{
+	return ulid_range_bound(fcinfo, false);
+}
+
+/*
+ * A ulid Const, or a NULL ulid Const for a NULL bound.
+ */
+static Const *
+make_ulid_const(Oid ulid_type, Ulid *u)
+{
+	return makeConst(ulid_type, -1, InvalidOid, sizeof(Ulid),
+					 u ? PointerGetDatum(u) : (Datum) 0, u == NULL, false);
+}
+
+/*
+ * Planner support for "id <@ r" and "r @> id" on a B-tree or BRIN index of
+ * a ulid column:
+ *
+ *	id <@ r	->	id >= ulid_range_lower_bound(r) AND id <= ulid_range_upper_bound(r)
+ *
+ * exact (not lossy).  A constant r is folded here: a condition is left out
+ * for an unbounded end (but one is kept, so that the index still serves
+ * "id <@ '(,)'"), and an empty range gives "id >= NULL", which no index
+ * entry meets.  Any other r (tstzrange(now() - interval '1 day', now()), a
+ * parameter) is computed when the scan starts.
+ */
+PG_FUNCTION_INFO_V1(ulid_tstzrange_support);
+Datum
+ulid_tstzrange_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+	SupportRequestIndexCondition *req;
+	OpExpr	   *clause;
+	char	   *symbol;
+	int			ulid_arg;
+	Node	   *key;
+	Node	   *value;
+	Oid			ulid_type;
+	Oid			range_type;
+	Oid			ge_op;
+	Oid			le_op;
+	Oid			namespace;
+	Oid			argtypes[1];
+	Oid			bound_func[2];
+	const char *bound_name[2] = {"ulid_range_lower_bound", "ulid_range_upper_bound"};
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	if (!IsA(rawreq, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(NULL);
+	req = (SupportRequestIndexCondition *) rawreq;
+	if (!is_opclause(req->node) || list_length(((OpExpr *) req->node)->args) != 2)
+		PG_RETURN_POINTER(NULL);
+	clause = (OpExpr *) req->node;
+
+	symbol = function_symbol(clause->opfuncid);
+	if (symbol == NULL)
+		PG_RETURN_POINTER(NULL);
+	if (strcmp(symbol, "ulid_contained_by_tstzrange") == 0)
+		ulid_arg = 0;
+	else if (strcmp(symbol, "tstzrange_contains_ulid") == 0)
+		ulid_arg = 1;
+	else
+		PG_RETURN_POINTER(NULL);
+
+	if (req->indexarg != ulid_arg)
+		PG_RETURN_POINTER(NULL);
+	key = (Node *) list_nth(clause->args, ulid_arg);
+	value = (Node *) list_nth(clause->args, 1 - ulid_arg);
+	ulid_type = exprType(key);
+	range_type = exprType(value);
+	if (range_type != TSTZRANGEOID ||
+		req->index->opcintype[req->indexcol] != ulid_type ||
+		(req->index->relam != BTREE_AM_OID && req->index->relam != BRIN_AM_OID))
+		PG_RETURN_POINTER(NULL);
+	ge_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
+								BTGreaterEqualStrategyNumber);
+	le_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
+								BTLessEqualStrategyNumber);
+	if (!OidIsValid(ge_op) || !OidIsValid(le_op))
+		PG_RETURN_POINTER(NULL);
+
+	/* The bound functions, in the schema of the operator's own function. */
+	namespace = get_func_namespace(clause->opfuncid);
+	argtypes[0] = TSTZRANGEOID;
+	for (int i = 0; i < 2; i++)
+	{
+		bound_func[i] = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
+										CStringGetDatum(bound_name[i]),
+										PointerGetDatum(buildoidvector(argtypes, 1)),
+										ObjectIdGetDatum(namespace));
+		if (!OidIsValid(bound_func[i]))
+			PG_RETURN_POINTER(NULL);
+		symbol = function_symbol(bound_func[i]);
+		if (symbol == NULL || strcmp(symbol, bound_name[i]) != 0)
+			PG_RETURN_POINTER(NULL);
+	}
+
+	if (IsA(value, Const))
+	{
+		Const	   *c = (Const *) value;
+		TypeCacheEntry *typcache = lookup_type_cache(range_type, TYPECACHE_RANGE_INFO);
+		Ulid	   *lo;
+		Ulid	   *hi;
+		bool		lo_inf;
+		bool		hi_inf;
+
+		if (c->constisnull)
+			PG_RETURN_POINTER(NULL);	/* strict: the clause is NULL anyway */
+		lo = range_bound_ulid(typcache, DatumGetRangeTypeP(c->constvalue), true, &lo_inf);
+		hi = range_bound_ulid(typcache, DatumGetRangeTypeP(c->constvalue), false, &hi_inf);
+		if (!lo_inf || hi_inf)
+			result = lappend(result,
+							 make_opclause(ge_op, BOOLOID, false, (Expr *) key,
+										   (Expr *) make_ulid_const(ulid_type, lo),
+										   InvalidOid, InvalidOid));
+		if (!hi_inf && lo != NULL)
+			result = lappend(result,
+							 make_opclause(le_op, BOOLOID, false, (Expr *) key,
+										   (Expr *) make_ulid_const(ulid_type, hi),
+										   InvalidOid, InvalidOid));
+	}
+	else
+	{
+		for (int i = 0; i < 2; i++)
+		{
+			FuncExpr   *bound = makeFuncExpr(bound_func[i], ulid_type, list_make1(value),
+											 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+
+			result = lappend(result,
+							 make_opclause(i == 0 ? ge_op : le_op, BOOLOID, false,
+										   (Expr *) key,
+										   (Expr *) eval_const_expressions(req->root, (Node *) bound),
+										   InvalidOid, InvalidOid));
+		}
+	}
+	foreach(lc, result)
+		((OpExpr *) lfirst(lc))->opfuncid = get_opcode(((OpExpr *) lfirst(lc))->opno);
+
+	req->lossy = false;
+	PG_RETURN_POINTER(result);
+}
+
+/*
+ * Restriction selectivity of "id <@ r" and "r @> id".  Core's rangesel does
+ * not apply (it expects a range on the other side too).  For a constant
+ * range the estimate is core's own for the pair of index conditions the
+ * support function builds, as clauselist_selectivity combines a range pair:
+ * sel(id >= lo) + sel(id <= hi) - 1, plus the NULL fraction that both sides
+ * excluded, through scalargesel and scalarlesel on the column's statistics.
+ * Otherwise (a parameter, now()) DEFAULT_RANGE_INEQ_SEL (0.005), core's
+ * guess for an unknown range pair of inequalities.
+ */
+PG_FUNCTION_INFO_V1(ulid_tstzrange_sel);
+Datum
+ulid_tstzrange_sel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	int			varRelid = PG_GETARG_INT32(3);
+	VariableStatData vardata;
+	Node	   *other;
+	bool		varonleft;
+	Oid			ulid_type;
+	Oid			opclass;
+	Oid			opfamily;
+	Oid			ge_op;
+	Oid			le_op;
+	TypeCacheEntry *typcache;
+	RangeType  *r;
+	Ulid	   *lo;
+	Ulid	   *hi;
+	bool		lo_inf;
+	bool		hi_inf;
+	double		nullfrac;
+	double		losel;
+	double		hisel;
+	double		sel;
+
+	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
+		PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
+	ulid_type = vardata.vartype;
+	if (!IsA(other, Const) || exprType(other) != TSTZRANGEOID)
+	{
+		ReleaseVariableStats(vardata);
+		PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
+	}
+	if (((Const *) other)->constisnull)
+	{
+		ReleaseVariableStats(vardata);
+		PG_RETURN_FLOAT8(0.0);
+	}
+	opclass = GetDefaultOpClass(ulid_type, BTREE_AM_OID);
+	opfamily = OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+	ge_op = OidIsValid(opfamily) ?
+		get_opfamily_member(opfamily, ulid_type, ulid_type, BTGreaterEqualStrategyNumber) : InvalidOid;
+	le_op = OidIsValid(opfamily) ?
+		get_opfamily_member(opfamily, ulid_type, ulid_type, BTLessEqualStrategyNumber) : InvalidOid;
+	if (!OidIsValid(ge_op) || !OidIsValid(le_op))
+	{
+		ReleaseVariableStats(vardata);
+		PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
+	}
+
+	typcache = lookup_type_cache(TSTZRANGEOID, TYPECACHE_RANGE_INFO);
+	r = DatumGetRangeTypeP(((Const *) other)->constvalue);
+	lo = range_bound_ulid(typcache, r, true, &lo_inf);
+	hi = range_bound_ulid(typcache, r, false, &hi_inf);
+	if (lo == NULL || hi == NULL)
+	{
+		/* Empty, or no ULID within an end: no row. */
+		ReleaseVariableStats(vardata);
+		PG_RETURN_FLOAT8(0.0);
+	}
+
+	nullfrac = nulltestsel(root, IS_NULL, vardata.var, varRelid, JOIN_INNER, NULL);
+	if (lo_inf)
+		losel = 1.0 - nullfrac;
+	else
+		losel = DatumGetFloat8(DirectFunctionCall4(scalargesel, PointerGetDatum(root),
+												   ObjectIdGetDatum(ge_op),
+												   PointerGetDatum(list_make2(vardata.var, make_ulid_const(ulid_type, lo))),
+												   Int32GetDatum(varRelid)));
+	if (hi_inf)
+		hisel = 1.0 - nullfrac;
+	else
+		hisel = DatumGetFloat8(DirectFunctionCall4(scalarlesel, PointerGetDatum(root),
+												   ObjectIdGetDatum(le_op),
+												   PointerGetDatum(list_make2(vardata.var, make_ulid_const(ulid_type, hi))),
+												   Int32GetDatum(varRelid)));
+	ReleaseVariableStats(vardata);
+
+	sel = losel + hisel - 1.0 + nullfrac;
+	/* As clauselist_selectivity: a small positive figure for a narrow range. */
+	if (sel <= 0.0)
+		sel = (sel < -0.01) ? DEFAULT_RANGE_INEQ_SEL : 1.0e-10;
+	CLAMP_PROBABILITY(sel);
+	PG_RETURN_FLOAT8(sel);
 }
 
 /*****************************************************************************
