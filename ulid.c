@@ -663,6 +663,13 @@ timestamptz_ulid_gt(PG_FUNCTION_ARGS)
  * "id >= ulid_time_lower_bound(ts, inclusive)" is exactly "id >= ts" or
  * "id > ts": the index condition the planner support below builds.
  */
+/*
+ * The time of the last ULID millisecond as a timestamptz.  Later finite
+ * times are compared with it, not converted: ts + UNIX_TO_PG_EPOCH_USECS
+ * overflows int64 for the last thirty years timestamptz can hold.
+ */
+#define ULID_LAST_TIMESTAMPTZ ((TimestampTz) ULID_TIME_MAX * 1000 - UNIX_TO_PG_EPOCH_USECS)
+
 static Ulid *
 time_lower_bound(TimestampTz ts, bool inclusive)
 {
@@ -672,10 +679,10 @@ time_lower_bound(TimestampTz ts, bool inclusive)
 
 	if (TIMESTAMP_IS_NOBEGIN(ts))
 		us = 0;
-	else if (TIMESTAMP_IS_NOEND(ts))
+	else if (TIMESTAMP_IS_NOEND(ts) || ts > ULID_LAST_TIMESTAMPTZ)
 		return NULL;
 	else
-		us = ts + UNIX_TO_PG_EPOCH_USECS + (inclusive ? 0 : 1);	/* finite: no overflow */
+		us = ts + UNIX_TO_PG_EPOCH_USECS + (inclusive ? 0 : 1);
 
 	/* The first whole millisecond at or after us: a ceiling. */
 	if (us <= 0)
@@ -707,10 +714,10 @@ time_upper_bound(TimestampTz ts, bool inclusive)
 
 	if (TIMESTAMP_IS_NOBEGIN(ts))
 		return NULL;
-	else if (TIMESTAMP_IS_NOEND(ts))
+	else if (TIMESTAMP_IS_NOEND(ts) || ts > ULID_LAST_TIMESTAMPTZ)
 		us = PG_INT64_MAX;
 	else
-		us = ts + UNIX_TO_PG_EPOCH_USECS - (inclusive ? 0 : 1);	/* finite: no overflow */
+		us = ts + UNIX_TO_PG_EPOCH_USECS - (inclusive ? 0 : 1);
 
 	/* The last whole millisecond at or before us: a floor. */
 	if (us < 0)

@@ -52,6 +52,9 @@ SELECT 'last ms, 1 us after' AS ts, * FROM pg_temp.cmp('7ZZZZZZZZZZZZZZZZZZZZZZZ
 -- Times no ulid holds: every ulid is after 1960 and before 20000; no error.
 SELECT 'before 1970' AS ts, * FROM pg_temp.cmp('00000000000000000000000000', '1960-01-01 00:00:00+00');
 SELECT 'after 10889' AS ts, * FROM pg_temp.cmp('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '20000-01-01 00:00:00+00');
+-- The last years timestamptz holds, where adding the 1970 offset would
+-- overflow 64 bits.
+SELECT 'year 294270' AS ts, * FROM pg_temp.cmp('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', '294270-01-01 00:00:00+00');
 SELECT '+infinity' AS ts, * FROM pg_temp.cmp('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', 'infinity');
 SELECT '-infinity' AS ts, * FROM pg_temp.cmp('00000000000000000000000000', '-infinity');
 -- NULL on either side: NULL, as every strict comparison.
@@ -84,6 +87,8 @@ SELECT ulid_time_lower_bound('10889-08-02 05:31:50.655+00', true) AS ge_last_ms,
 	ulid_time_lower_bound('infinity', true) IS NULL AS ge_infinity_is_null;
 SELECT ulid_time_upper_bound('infinity', false) AS lt_infinity,
 	ulid_time_upper_bound('20000-01-01+00', false) AS lt_20000,
+	ulid_time_upper_bound('294270-01-01+00', false) AS lt_294270,
+	ulid_time_lower_bound('294270-01-01+00', true) IS NULL AS ge_294270_is_null,
 	ulid_time_upper_bound('10889-08-02 05:31:50.655+00', false) AS lt_last_ms,
 	ulid_time_upper_bound('10889-08-02 05:31:50.655+00', true) AS le_last_ms;
 SELECT ulid_time_upper_bound('1970-01-01+00', true) AS le_first_ms,
@@ -120,7 +125,7 @@ CREATE TABLE times AS
 	FROM (SELECT id FROM tops ORDER BY id DESC LIMIT 8) a,
 		unnest('{0, 1, -1, 500, -500, 1000, -1000}'::int[]) d
 	UNION ALL
-	SELECT unnest('{infinity, -infinity, 1960-01-01, 1970-01-01, 10889-08-02 05:31:50.655, 20000-01-01}'::timestamptz[]);
+	SELECT unnest('{infinity, -infinity, 1960-01-01, 1970-01-01, 10889-08-02 05:31:50.655, 20000-01-01, 294270-01-01}'::timestamptz[]);
 CREATE TABLE expected AS
 	SELECT ts,
 		(SELECT row(count(*), min(id), max(id))::text FROM tops WHERE ulid_time(id) < ts) AS lt,

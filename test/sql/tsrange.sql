@@ -82,7 +82,7 @@ CREATE TABLE ranges AS
 	UNION ALL
 	SELECT tstzrange(NULL, a.ts, k) FROM edges a, unnest('{(], ()}'::text[]) k
 	UNION ALL
-	SELECT unnest('{"(,)", empty, "[-infinity, infinity]", "[infinity,)", "(,-infinity]", "[1960-01-01, 1970-01-01]", "(10889-08-02 05:31:50.655, 20000-01-01)"}'::tstzrange[]);
+	SELECT unnest('{"(,)", empty, "[-infinity, infinity]", "[infinity,)", "(,-infinity]", "[1960-01-01, 1970-01-01]", "(10889-08-02 05:31:50.655, 20000-01-01)", "[294270-01-01,)", "(,294270-01-01)"}'::tstzrange[]);
 CREATE TABLE expected AS
 	SELECT r, (SELECT row(count(*), min(id), max(id))::text FROM trs WHERE ulid_time(id) <@ r) AS rows
 	FROM ranges;
