@@ -490,29 +490,77 @@ ulid_cmp(PG_FUNCTION_ARGS)
  * answers with "uuid_col < ulid_value::uuid" in the index's own operator,
  * an exact equivalent (not lossy), so that index is used too.
  */
+/* The C symbol (prosrc) of a C function, or NULL if there is no such function. */
+static char *
+function_symbol(Oid funcid)
+{
+	HeapTuple	proctup;
+	char	   *prosrc;
+	bool		isnull;
+
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	if (!HeapTupleIsValid(proctup))
+		return NULL;
+	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
+												 Anum_pg_proc_prosrc, &isnull));
+	ReleaseSysCache(proctup);
+	return prosrc;
+}
+
+/*
+ * The operator clause of a planner support request for an index condition,
+ * with its request; NULL for any other request.  The planner support
+ * functions below share this.
+ */
+static OpExpr *
+support_clause(Node *rawreq, SupportRequestIndexCondition **req)
+{
+	if (!IsA(rawreq, SupportRequestIndexCondition))
+		return NULL;
+	*req = (SupportRequestIndexCondition *) rawreq;
+	if (!is_opclause((*req)->node) || list_length(((OpExpr *) (*req)->node)->args) != 2)
+		return NULL;
+	return (OpExpr *) (*req)->node;
+}
+
+/*
+ * The extension's function name(argtypes) in namespace (the schema of the
+ * function asking, since the extension is relocatable), if its C symbol is
+ * that name too; else InvalidOid.  For the bounds a support function puts
+ * in the index conditions it builds.
+ */
+static Oid
+own_function(const char *name, Oid *argtypes, int nargs, Oid namespace)
+{
+	Oid			funcid = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
+										 CStringGetDatum(name),
+										 PointerGetDatum(buildoidvector(argtypes, nargs)),
+										 ObjectIdGetDatum(namespace));
+	char	   *symbol;
+
+	if (!OidIsValid(funcid))
+		return InvalidOid;
+	symbol = function_symbol(funcid);
+	return symbol != NULL && strcmp(symbol, name) == 0 ? funcid : InvalidOid;
+}
+
 PG_FUNCTION_INFO_V1(ulid_uuid_support);
 Datum
 ulid_uuid_support(PG_FUNCTION_ARGS)
 {
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
 	SupportRequestIndexCondition *req;
-	OpExpr	   *clause;
+	OpExpr	   *clause = support_clause(rawreq, &req);
 	Node	   *key;
 	Node	   *value;
-	HeapTuple	proctup;
 	char	   *prosrc;
-	bool		isnull;
 	int			strategy;
 	Oid			uuid_op;
 	RelabelType *relabel;
 	OpExpr	   *result;
 
-	if (!IsA(rawreq, SupportRequestIndexCondition))
+	if (clause == NULL)
 		PG_RETURN_POINTER(NULL);
-	req = (SupportRequestIndexCondition *) rawreq;
-	if (!is_opclause(req->node) || list_length(((OpExpr *) req->node)->args) != 2)
-		PG_RETURN_POINTER(NULL);
-	clause = (OpExpr *) req->node;
 	key = (Node *) list_nth(clause->args, req->indexarg);
 	value = (Node *) list_nth(clause->args, 1 - req->indexarg);
 	/* A uuid index column; the other argument is then the ulid. */
@@ -526,12 +574,9 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	 * index key's side.  By its symbol's name: comparing function addresses
 	 * could be fooled by another library exporting the same names.
 	 */
-	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(clause->opfuncid));
-	if (!HeapTupleIsValid(proctup))
+	prosrc = function_symbol(clause->opfuncid);
+	if (prosrc == NULL)
 		PG_RETURN_POINTER(NULL);
-	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
-												 Anum_pg_proc_prosrc, &isnull));
-	ReleaseSysCache(proctup);
 	if (strcmp(prosrc, "ulid_lt") == 0)
 		strategy = BTLessStrategyNumber;
 	else if (strcmp(prosrc, "ulid_le") == 0)
@@ -752,23 +797,6 @@ ulid_time_upper_bound(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(result);
 }
 
-/* The C symbol (prosrc) of a C function, or NULL if there is no such function. */
-static char *
-function_symbol(Oid funcid)
-{
-	HeapTuple	proctup;
-	char	   *prosrc;
-	bool		isnull;
-
-	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	if (!HeapTupleIsValid(proctup))
-		return NULL;
-	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
-												 Anum_pg_proc_prosrc, &isnull));
-	ReleaseSysCache(proctup);
-	return prosrc;
-}
-
 /*
  * Planner support for the ulid/timestamptz comparisons: on a B-tree or BRIN
  * index of a ulid column, "id op ts" (or "ts op id") becomes
@@ -805,12 +833,9 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 	FuncExpr   *bound;
 	OpExpr	   *result;
 
-	if (!IsA(rawreq, SupportRequestIndexCondition))
+	clause = support_clause(rawreq, &req);
+	if (clause == NULL)
 		PG_RETURN_POINTER(NULL);
-	req = (SupportRequestIndexCondition *) rawreq;
-	if (!is_opclause(req->node) || list_length(((OpExpr *) req->node)->args) != 2)
-		PG_RETURN_POINTER(NULL);
-	clause = (OpExpr *) req->node;
 
 	/* What the clause means, from its C function, as ulid_uuid_support does. */
 	symbol = function_symbol(clause->opfuncid);
@@ -863,15 +888,8 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 	if (!OidIsValid(index_op))
 		PG_RETURN_POINTER(NULL);
 
-	/* The bound function, in the schema of the comparison's own function. */
-	bound_func = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
-								 CStringGetDatum(bound_name),
-								 PointerGetDatum(buildoidvector(argtypes, 2)),
-								 ObjectIdGetDatum(get_func_namespace(clause->opfuncid)));
+	bound_func = own_function(bound_name, argtypes, 2, get_func_namespace(clause->opfuncid));
 	if (!OidIsValid(bound_func))
-		PG_RETURN_POINTER(NULL);
-	symbol = function_symbol(bound_func);
-	if (symbol == NULL || strcmp(symbol, bound_name) != 0)
 		PG_RETURN_POINTER(NULL);
 
 	bound = makeFuncExpr(bound_func, ulid_type,
@@ -1040,12 +1058,9 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	List	   *result = NIL;
 	ListCell   *lc;
 
-	if (!IsA(rawreq, SupportRequestIndexCondition))
+	clause = support_clause(rawreq, &req);
+	if (clause == NULL)
 		PG_RETURN_POINTER(NULL);
-	req = (SupportRequestIndexCondition *) rawreq;
-	if (!is_opclause(req->node) || list_length(((OpExpr *) req->node)->args) != 2)
-		PG_RETURN_POINTER(NULL);
-	clause = (OpExpr *) req->node;
 
 	symbol = function_symbol(clause->opfuncid);
 	if (symbol == NULL)
@@ -1074,19 +1089,12 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	if (!OidIsValid(ge_op) || !OidIsValid(le_op))
 		PG_RETURN_POINTER(NULL);
 
-	/* The bound functions, in the schema of the operator's own function. */
 	namespace = get_func_namespace(clause->opfuncid);
 	argtypes[0] = TSTZRANGEOID;
 	for (int i = 0; i < 2; i++)
 	{
-		bound_func[i] = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
-										CStringGetDatum(bound_name[i]),
-										PointerGetDatum(buildoidvector(argtypes, 1)),
-										ObjectIdGetDatum(namespace));
+		bound_func[i] = own_function(bound_name[i], argtypes, 1, namespace);
 		if (!OidIsValid(bound_func[i]))
-			PG_RETURN_POINTER(NULL);
-		symbol = function_symbol(bound_func[i]);
-		if (symbol == NULL || strcmp(symbol, bound_name[i]) != 0)
 			PG_RETURN_POINTER(NULL);
 	}
 
