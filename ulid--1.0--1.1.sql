@@ -46,6 +46,22 @@ BEGIN
 END
 $$;
 
+-- The restriction estimator of every ulid comparison (with a ulid, a uuid
+-- or a time): it interpolates within the column's histogram by the 128-bit
+-- value, and pairs the two ends of a window on one column, which core does
+-- only for its own scalarltsel family.  Joins keep core's estimators.
+CREATE FUNCTION ulid_ineqsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)
+RETURNS pg_catalog.float8
+AS 'MODULE_PATHNAME', 'ulid_ineqsel'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+-- 1.0's comparisons take the new estimator (estimates only: no stored
+-- value, index or plan cache entry depends on it).
+ALTER OPERATOR < (ulid, ulid) SET (RESTRICT = ulid_ineqsel);
+ALTER OPERATOR <= (ulid, ulid) SET (RESTRICT = ulid_ineqsel);
+ALTER OPERATOR >= (ulid, ulid) SET (RESTRICT = ulid_ineqsel);
+ALTER OPERATOR > (ulid, ulid) SET (RESTRICT = ulid_ineqsel);
+
 --
 -- Comparison with uuid
 --
@@ -146,13 +162,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE OPERATOR < (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarltjoinsel
 );
 
 CREATE OPERATOR <= (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarlejoinsel
 );
 
 CREATE OPERATOR = (
@@ -171,25 +187,25 @@ CREATE OPERATOR <> (
 CREATE OPERATOR >= (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargejoinsel
 );
 
 CREATE OPERATOR > (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargtjoinsel
 );
 
 CREATE OPERATOR < (
 	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarltjoinsel
 );
 
 CREATE OPERATOR <= (
 	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarlejoinsel
 );
 
 CREATE OPERATOR = (
@@ -208,13 +224,13 @@ CREATE OPERATOR <> (
 CREATE OPERATOR >= (
 	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargejoinsel
 );
 
 CREATE OPERATOR > (
 	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargtjoinsel
 );
 
 -- The ulid btree family also holds uuid's own comparison members and the
@@ -733,55 +749,54 @@ AS 'MODULE_PATHNAME', 'timestamptz_ulid_gt'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
--- Core's estimators: they find the constant's place in the column's
--- histogram through these operators, but cannot interpolate within a bucket
--- for a ulid column (half a bucket).
+-- ulid_ineqsel places the time in the column's histogram as the first or
+-- last ULID of its millisecond, as the index conditions do.
 CREATE OPERATOR < (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarltjoinsel
 );
 
 CREATE OPERATOR <= (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarlejoinsel
 );
 
 CREATE OPERATOR >= (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargejoinsel
 );
 
 CREATE OPERATOR > (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.timestamptz, PROCEDURE = ulid_timestamptz_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargtjoinsel
 );
 
 CREATE OPERATOR < (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_lt,
 	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarltjoinsel
 );
 
 CREATE OPERATOR <= (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_le,
 	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalarlejoinsel
 );
 
 CREATE OPERATOR >= (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_ge,
 	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargejoinsel
 );
 
 CREATE OPERATOR > (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = ulid, PROCEDURE = timestamptz_ulid_gt,
 	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+	RESTRICT = ulid_ineqsel, JOIN = pg_catalog.scalargtjoinsel
 );
 
 COMMENT ON FUNCTION ulid_time_lower_bound(pg_catalog.timestamptz, pg_catalog.bool) IS
@@ -861,6 +876,7 @@ COMMENT ON FUNCTION ulid_range_lower_bound(pg_catalog.tstzrange) IS
 COMMENT ON FUNCTION ulid_range_upper_bound(pg_catalog.tstzrange) IS
 'the largest ulid whose time lies in the range (the largest ulid if unbounded above); NULL if none';
 COMMENT ON FUNCTION ulid_tstzrange_support(pg_catalog.internal) IS 'planner support for ulid-tstzrange containment on a ulid index';
+COMMENT ON FUNCTION ulid_ineqsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4) IS 'restriction selectivity of ulid comparisons';
 COMMENT ON FUNCTION ulid_tstzrange_sel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4) IS 'restriction selectivity of ulid-tstzrange containment';
 COMMENT ON FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange) IS 'implementation of <@ operator';
 COMMENT ON FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid) IS 'implementation of @> operator';

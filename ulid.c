@@ -69,8 +69,10 @@
 #include "catalog/objectaddress.h"
 #include "catalog/partition.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
 #include "commands/extension.h"
@@ -490,7 +492,7 @@ ulid_cmp(PG_FUNCTION_ARGS)
  * answers with "uuid_col < ulid_value::uuid" in the index's own operator,
  * an exact equivalent (not lossy), so that index is used too.
  */
-/* The C symbol (prosrc) of a C function, or NULL if there is no such function. */
+/* The C symbol (prosrc) of a C function, or NULL if funcid is no C function. */
 static char *
 function_symbol(Oid funcid)
 {
@@ -501,6 +503,11 @@ function_symbol(Oid funcid)
 	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(proctup))
 		return NULL;
+	if (((Form_pg_proc) GETSTRUCT(proctup))->prolang != ClanguageId)
+	{
+		ReleaseSysCache(proctup);
+		return NULL;
+	}
 	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
 												 Anum_pg_proc_prosrc, &isnull));
 	ReleaseSysCache(proctup);
@@ -1143,15 +1150,527 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(result);
 }
 
+/*****************************************************************************
+ *	Estimates
+ *
+ *	Core's scalarltsel family finds a constant's bucket in the column's
+ *	histogram, but for a type it does not know it places the constant in
+ *	the middle of that bucket (convert_to_scalar), and it pairs "id >= a AND
+ *	id < b" into one range only when both estimators are its own
+ *	(clausesel.c).  A one-hour window inside a bucket of a month's history
+ *	then comes out at one row.  ulid_ineqsel, the estimator of every ulid
+ *	comparison (with a ulid, a uuid or a time), interpolates within the
+ *	bucket by the 128-bit value, and finds the other end of a window among
+ *	the relation's restriction clauses, so that the two estimates multiply
+ *	to the window's: the more selective end gives its own figure, the other
+ *	the window's divided by it.  The window's figure is combined as core
+ *	combines a range pair, over these better per-end figures.
+ *****************************************************************************/
+
 /*
- * Restriction selectivity of "id <@ r" and "r @> id".  Core's rangesel does
- * not apply (it expects a range on the other side too).  For a constant
- * range the estimate is core's own for the pair of index conditions the
- * support function builds, as clauselist_selectivity combines a range pair:
- * sel(id >= lo) + sel(id <= hi) - 1, plus the NULL fraction that both sides
- * excluded, through scalargesel and scalarlesel on the column's statistics.
- * Otherwise (a parameter, now()) DEFAULT_RANGE_INEQ_SEL (0.005), core's
- * guess for an unknown range pair of inequalities.
+ * One bound that a clause puts on a ulid (or uuid) column, in ULID terms:
+ * "col >= value" (is_lower) or "col <= value", or strict.  A time becomes
+ * the first or last ULID of its millisecond, as in the index conditions;
+ * none when no ULID satisfies it.  Not known when the other side is no
+ * constant at planning time (a parameter of a generic plan).  sel is the
+ * selectivity of the bound alone.
+ */
+typedef struct UlidBound
+{
+	bool		is_lower;
+	bool		known;
+	bool		none;
+	bool		inclusive;
+	Ulid		value;
+	Selectivity sel;
+} UlidBound;
+
+/*
+ * The comparison an operator makes, from its function's C symbol as the
+ * planner support functions read it: the strategy as written (args[0] op
+ * args[1]) and which argument is a time (-1: both are ulid or uuid).
+ */
+static bool
+comparison_of(Oid opno, StrategyNumber *strategy, int *time_arg)
+{
+	char	   *symbol = function_symbol(get_opcode(opno));
+	const char *op;
+
+	if (symbol == NULL)
+		return false;
+	if (strncmp(symbol, "ulid_timestamptz_", 17) == 0)
+	{
+		*time_arg = 1;
+		op = symbol + 17;
+	}
+	else if (strncmp(symbol, "timestamptz_ulid_", 17) == 0)
+	{
+		*time_arg = 0;
+		op = symbol + 17;
+	}
+	else if (strncmp(symbol, "ulid_", 5) == 0)
+	{
+		*time_arg = -1;
+		op = symbol + 5;
+	}
+	else
+		return false;
+	if (strcmp(op, "lt") == 0)
+		*strategy = BTLessStrategyNumber;
+	else if (strcmp(op, "le") == 0)
+		*strategy = BTLessEqualStrategyNumber;
+	else if (strcmp(op, "ge") == 0)
+		*strategy = BTGreaterEqualStrategyNumber;
+	else if (strcmp(op, "gt") == 0)
+		*strategy = BTGreaterStrategyNumber;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * The bound "var op other" puts on var, the argument var_arg of a comparison
+ * of that strategy; other is the other argument, already estimated.  False
+ * if var is the time.
+ */
+static bool
+make_bound(StrategyNumber strategy, int time_arg, int var_arg, Node *other,
+		   UlidBound *b)
+{
+	Const	   *c;
+	Ulid	   *u;
+
+	if (var_arg == time_arg)
+		return false;
+	if (var_arg == 1)
+		strategy = BTMaxStrategyNumber + 1 - strategy;	/* a < id is id > a */
+	memset(b, 0, sizeof(UlidBound));
+	b->is_lower = (strategy == BTGreaterStrategyNumber ||
+				   strategy == BTGreaterEqualStrategyNumber);
+	if (!IsA(other, Const))
+		return true;
+	c = (Const *) other;
+	b->known = true;
+	if (c->constisnull)
+	{
+		b->none = true;
+		return true;
+	}
+	if (time_arg < 0)
+	{
+		memcpy(b->value.data, DatumGetUlidP(c->constvalue)->data, ULID_LEN);
+		b->inclusive = (strategy == BTGreaterEqualStrategyNumber ||
+						strategy == BTLessEqualStrategyNumber);
+		return true;
+	}
+	if (b->is_lower)
+		u = time_lower_bound(DatumGetTimestampTz(c->constvalue),
+							 strategy == BTGreaterEqualStrategyNumber);
+	else
+		u = time_upper_bound(DatumGetTimestampTz(c->constvalue),
+							 strategy == BTLessEqualStrategyNumber);
+	if (u == NULL)
+		b->none = true;
+	else
+		memcpy(b->value.data, u->data, ULID_LEN);
+	b->inclusive = true;
+	return true;
+}
+
+/* Whether the value v meets the bound b. */
+static bool
+bound_admits(const UlidBound *b, const Ulid *v)
+{
+	int			c = ulid_internal_cmp(v, &b->value);
+
+	if (b->none)
+		return false;
+	if (c == 0)
+		return b->inclusive;
+	return b->is_lower ? c > 0 : c < 0;
+}
+
+/*
+ * The fraction of the histogram's population below v.  The bounds divide
+ * it into equally populated buckets; within its bucket v is placed by the
+ * 128-bit value (its time, then its random bits), as core places a time.
+ */
+static double
+histogram_fraction_below(const AttStatsSlot *sslot, const Ulid *v)
+{
+	int			lo = 0;
+	int			hi = sslot->nvalues;
+	const Ulid *a;
+	const Ulid *b;
+
+	/* The first bound above v. */
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (ulid_internal_cmp(DatumGetUlidP(sslot->values[mid]), v) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0.0;
+	if (lo == sslot->nvalues)
+		return 1.0;
+	a = DatumGetUlidP(sslot->values[lo - 1]);
+	b = DatumGetUlidP(sslot->values[lo]);
+	return (lo - 1 + ulid_distance(a->data, v->data) / ulid_distance(a->data, b->data)) /
+		(sslot->nvalues - 1);
+}
+
+/*
+ * The selectivity of the known bound b alone (NULLs count in the whole),
+ * from the column's statistics read as core's scalarineqsel reads them: the
+ * most common values that meet it, then the histogram for the rest, half
+ * of the rest without one.  False without statistics of 16-byte values.
+ * No user function is called, so the statistics are read whatever the
+ * user's privileges on the column (statistic_proc_security_check).
+ */
+static bool
+bound_selectivity(VariableStatData *vardata, UlidBound *b)
+{
+	Form_pg_statistic stats;
+	AttStatsSlot sslot;
+	int16		typlen;
+	bool		typbyval;
+	double		mcv_sel = 0.0;
+	double		sumcommon = 0.0;
+	double		below = 0.5;
+	double		sel;
+
+	if (!b->known || !HeapTupleIsValid(vardata->statsTuple))
+		return false;
+	get_typlenbyval(vardata->atttype, &typlen, &typbyval);
+	if (typlen != ULID_LEN || typbyval)
+		return false;
+	if (b->none)
+	{
+		b->sel = 0.0;
+		return true;
+	}
+	stats = (Form_pg_statistic) GETSTRUCT(vardata->statsTuple);
+	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV,
+						 InvalidOid, ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+	{
+		for (int i = 0; i < sslot.nvalues; i++)
+		{
+			if (bound_admits(b, DatumGetUlidP(sslot.values[i])))
+				mcv_sel += sslot.numbers[i];
+			sumcommon += sslot.numbers[i];
+		}
+		free_attstatsslot(&sslot);
+	}
+	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_HISTOGRAM,
+						 InvalidOid, ATTSTATSSLOT_VALUES))
+	{
+		if (sslot.nvalues >= 2)
+			below = histogram_fraction_below(&sslot, &b->value);
+		free_attstatsslot(&sslot);
+	}
+	sel = (1.0 - stats->stanullfrac - sumcommon) * (b->is_lower ? 1.0 - below : below) +
+		mcv_sel;
+	CLAMP_PROBABILITY(sel);
+	b->sel = sel;
+	return true;
+}
+
+/* Core's estimator for a comparison of this strategy, for what ours cannot read. */
+static Selectivity
+core_ineqsel(StrategyNumber strategy, PlannerInfo *root, Oid opno, List *args,
+			 int varRelid, Oid collation)
+{
+	PGFunction	fn;
+
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			fn = scalarltsel;
+			break;
+		case BTLessEqualStrategyNumber:
+			fn = scalarlesel;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			fn = scalargesel;
+			break;
+		default:
+			fn = scalargtsel;
+			break;
+	}
+	return DatumGetFloat8(DirectFunctionCall4Coll(fn, collation,
+												  PointerGetDatum(root),
+												  ObjectIdGetDatum(opno),
+												  PointerGetDatum(args),
+												  Int32GetDatum(varRelid)));
+}
+
+/*
+ * The selectivity of a window, both ends' figures combined as core's
+ * clauselist_selectivity combines a range pair: lo + hi - 1, plus the NULLs
+ * both excluded; a default if either end is a default, a small positive
+ * figure for an empty or very narrow one.
+ */
+static Selectivity
+window_selectivity(Selectivity lo, Selectivity hi, Selectivity nullfrac)
+{
+	Selectivity sel;
+
+	if (lo == DEFAULT_INEQ_SEL || hi == DEFAULT_INEQ_SEL)
+		return DEFAULT_RANGE_INEQ_SEL;
+	sel = lo + hi - 1.0 + nullfrac;
+	if (sel <= 0.0)
+		sel = (sel < -0.01) ? DEFAULT_RANGE_INEQ_SEL : 1.0e-10;
+	CLAMP_PROBABILITY(sel);
+	return sel;
+}
+
+/* node without the binary-compatible casts above it (uuid_col::ulid). */
+static Node *
+strip_relabel(Node *node)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
+/*
+ * One bound on the column among the relation's restriction clauses: from an
+ * operator clause (args) estimated by ulid_ineqsel, or one end of an
+ * "id <@ r" with a constant r (range > 0 numbers that clause).
+ */
+typedef struct BoundClause
+{
+	List	   *args;
+	int			range;
+	UlidBound	bound;
+} BoundClause;
+
+/*
+ * The bounds the relation's top-level restriction clauses put on the column
+ * of vardata, with each one's selectivity alone.
+ */
+static List *
+column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
+{
+	List	   *result = NIL;
+	Node	   *column = strip_relabel(vardata->var);
+	int			ranges = 0;
+	ListCell   *lc;
+
+	if (vardata->rel == NULL)
+		return NIL;
+	foreach(lc, vardata->rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		OpExpr	   *op = (OpExpr *) rinfo->clause;
+		StrategyNumber strategy;
+		int			time_arg;
+		int			var_arg;
+		Node	   *other;
+		char	   *symbol;
+
+		if (rinfo->pseudoconstant || !is_opclause(op) || list_length(op->args) != 2)
+			continue;
+		if (equal(strip_relabel(linitial(op->args)), column))
+			var_arg = 0;
+		else if (equal(strip_relabel(lsecond(op->args)), column))
+			var_arg = 1;
+		else
+			continue;
+		other = (Node *) list_nth(op->args, 1 - var_arg);
+		if (contain_var_clause(other) || contain_volatile_functions(other))
+			continue;
+		other = estimate_expression_value(root, other);
+
+		if (comparison_of(op->opno, &strategy, &time_arg))
+		{
+			BoundClause *bc;
+
+			symbol = function_symbol(get_oprrest(op->opno));
+			if (symbol == NULL || strcmp(symbol, "ulid_ineqsel") != 0)
+				continue;
+			bc = palloc0(sizeof(BoundClause));
+			if (!make_bound(strategy, time_arg, var_arg, other, &bc->bound))
+				continue;
+			bc->args = op->args;
+			if (!bound_selectivity(vardata, &bc->bound))
+				bc->bound.sel = core_ineqsel(strategy, root, op->opno, op->args,
+											 varRelid, op->inputcollid);
+			result = lappend(result, bc);
+			continue;
+		}
+
+		/* id <@ r, r @> id: its two ends, for the index conditions made of them */
+		symbol = function_symbol(op->opfuncid);
+		if (symbol != NULL && IsA(other, Const) && !((Const *) other)->constisnull &&
+			exprType(other) == TSTZRANGEOID &&
+			strcmp(symbol, var_arg == 0 ? "ulid_contained_by_tstzrange" : "tstzrange_contains_ulid") == 0)
+		{
+			TypeCacheEntry *typcache = lookup_type_cache(TSTZRANGEOID, TYPECACHE_RANGE_INFO);
+			RangeType  *r = DatumGetRangeTypeP(((Const *) other)->constvalue);
+
+			ranges++;
+			for (int end = 0; end < 2; end++)
+			{
+				BoundClause *bc = palloc0(sizeof(BoundClause));
+				bool		infinite;
+				Ulid	   *u = range_bound_ulid(typcache, r, end == 0, &infinite);
+
+				if (infinite)
+					continue;
+				bc->range = ranges;
+				bc->bound.is_lower = (end == 0);
+				bc->bound.known = true;
+				bc->bound.none = (u == NULL);
+				bc->bound.inclusive = true;
+				if (u != NULL)
+					memcpy(bc->bound.value.data, u->data, ULID_LEN);
+				if (!bound_selectivity(vardata, &bc->bound))
+					bc->bound.sel = DEFAULT_INEQ_SEL;
+				result = lappend(result, bc);
+			}
+		}
+	}
+	return result;
+}
+
+/*
+ * The clause among bounds that the one being estimated is: the same clause
+ * (its args), or else, for a clause the planner made from one (the index
+ * conditions of "id > ts" or "id <@ r", an index predicate), the first with
+ * the same known bound.
+ */
+static BoundClause *
+find_bound(List *bounds, List *args, const UlidBound *b)
+{
+	ListCell   *lc;
+
+	foreach(lc, bounds)
+	{
+		BoundClause *bc = lfirst(lc);
+
+		if (bc->args == args)
+			return bc;
+	}
+	if (!b->known)
+		return NULL;
+	foreach(lc, bounds)
+	{
+		BoundClause *bc = lfirst(lc);
+
+		if (bc->bound.known && bc->bound.is_lower == b->is_lower &&
+			bc->bound.none == b->none && bc->bound.inclusive == b->inclusive &&
+			(b->none || ulid_internal_cmp(&bc->bound.value, &b->value) == 0))
+			return bc;
+	}
+	return NULL;
+}
+
+/*
+ * The tightest bound of each direction in the group of this (inequalities,
+ * range 0, or one "id <@ r"): the smallest selectivity, the first of equals,
+ * as clauselist_selectivity keeps the more restrictive of two.
+ */
+static void
+tightest_bounds(List *bounds, int range, BoundClause **lower, BoundClause **upper)
+{
+	ListCell   *lc;
+
+	*lower = *upper = NULL;
+	foreach(lc, bounds)
+	{
+		BoundClause *bc = lfirst(lc);
+		BoundClause **best = bc->bound.is_lower ? lower : upper;
+
+		if (bc->range == range && (*best == NULL || bc->bound.sel < (*best)->bound.sel))
+			*best = bc;
+	}
+}
+
+/*
+ * Restriction selectivity of every ulid comparison ("id < x" with x a ulid,
+ * a uuid or a time, either way round).  Alone, a bound's own figure.  When
+ * the relation's restriction clauses bound the same column from the other
+ * side too, this clause and its partner share the window's figure: the more
+ * selective end gives its own, the other the window's divided by it, and a
+ * looser bound of the same side 1.  So the clauses multiply to the window,
+ * each end alone is right for the more selective end, and the planner's
+ * index conditions made from these clauses pair the same way.  What the
+ * statistics cannot answer (no statistics, the time's side of a
+ * comparison) goes to core's estimator.
+ */
+PG_FUNCTION_INFO_V1(ulid_ineqsel);
+Datum
+ulid_ineqsel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	Oid			opno = PG_GETARG_OID(1);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	int			varRelid = PG_GETARG_INT32(3);
+	StrategyNumber strategy;
+	int			time_arg;
+	VariableStatData vardata;
+	Node	   *other;
+	bool		varonleft;
+	UlidBound	b;
+	List	   *bounds;
+	BoundClause *self;
+	BoundClause *lower;
+	BoundClause *upper;
+	BoundClause *carrier;
+	Selectivity window;
+	Selectivity sel;
+
+	if (!comparison_of(opno, &strategy, &time_arg))
+		PG_RETURN_FLOAT8(DEFAULT_INEQ_SEL);
+	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
+		PG_RETURN_FLOAT8(core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION()));
+	if (!make_bound(strategy, time_arg, varonleft ? 0 : 1, other, &b))
+	{
+		ReleaseVariableStats(vardata);
+		PG_RETURN_FLOAT8(core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION()));
+	}
+	if (!bound_selectivity(&vardata, &b))
+		b.sel = core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION());
+
+	bounds = column_bounds(root, &vardata, varRelid);
+	self = find_bound(bounds, args, &b);
+	sel = b.sel;
+	if (self != NULL)
+	{
+		tightest_bounds(bounds, self->range, &lower, &upper);
+		if (self != lower && self != upper)
+			sel = 1.0;			/* a looser bound of the same side */
+		else if (lower != NULL && upper != NULL)
+		{
+			window = window_selectivity(lower->bound.sel, upper->bound.sel,
+										nulltestsel(root, IS_NULL, vardata.var,
+													varRelid, JOIN_INNER, NULL));
+			carrier = lower->bound.sel <= upper->bound.sel ? lower : upper;
+			if (self == carrier)
+				sel = carrier->bound.sel;
+			else if (carrier->bound.sel > 0.0)
+				sel = window / carrier->bound.sel;
+			else
+				sel = 1.0;
+		}
+	}
+	ReleaseVariableStats(vardata);
+	CLAMP_PROBABILITY(sel);
+	PG_RETURN_FLOAT8(sel);
+}
+
+/*
+ * Restriction selectivity of "id <@ r" and "r @> id": for a constant range,
+ * its two ends' figures (from ulid_ineqsel's reading of the statistics)
+ * combined as a window; an unbounded end admits every non-NULL row.  Core's
+ * rangesel does not apply (it expects a range on the other side too).
+ * Without statistics, or for a range known only at execution,
+ * DEFAULT_RANGE_INEQ_SEL (0.005), core's guess for an unknown window.
  */
 PG_FUNCTION_INFO_V1(ulid_tstzrange_sel);
 Datum
@@ -1163,25 +1682,15 @@ ulid_tstzrange_sel(PG_FUNCTION_ARGS)
 	VariableStatData vardata;
 	Node	   *other;
 	bool		varonleft;
-	Oid			ulid_type;
-	Oid			opclass;
-	Oid			opfamily;
-	Oid			ge_op;
-	Oid			le_op;
 	TypeCacheEntry *typcache;
 	RangeType  *r;
-	Ulid	   *lo;
-	Ulid	   *hi;
-	bool		lo_inf;
-	bool		hi_inf;
-	double		nullfrac;
-	double		losel;
-	double		hisel;
-	double		sel;
+	UlidBound	end[2];
+	bool		infinite[2];
+	Selectivity nullfrac;
+	Selectivity sel;
 
 	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
 		PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
-	ulid_type = vardata.vartype;
 	if (!IsA(other, Const) || exprType(other) != TSTZRANGEOID)
 	{
 		ReleaseVariableStats(vardata);
@@ -1192,51 +1701,36 @@ ulid_tstzrange_sel(PG_FUNCTION_ARGS)
 		ReleaseVariableStats(vardata);
 		PG_RETURN_FLOAT8(0.0);
 	}
-	opclass = GetDefaultOpClass(ulid_type, BTREE_AM_OID);
-	opfamily = OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
-	ge_op = OidIsValid(opfamily) ?
-		get_opfamily_member(opfamily, ulid_type, ulid_type, BTGreaterEqualStrategyNumber) : InvalidOid;
-	le_op = OidIsValid(opfamily) ?
-		get_opfamily_member(opfamily, ulid_type, ulid_type, BTLessEqualStrategyNumber) : InvalidOid;
-	if (!OidIsValid(ge_op) || !OidIsValid(le_op))
-	{
-		ReleaseVariableStats(vardata);
-		PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
-	}
 
 	typcache = lookup_type_cache(TSTZRANGEOID, TYPECACHE_RANGE_INFO);
 	r = DatumGetRangeTypeP(((Const *) other)->constvalue);
-	lo = range_bound_ulid(typcache, r, true, &lo_inf);
-	hi = range_bound_ulid(typcache, r, false, &hi_inf);
-	if (lo == NULL || hi == NULL)
-	{
-		/* Empty, or no ULID within an end: no row. */
-		ReleaseVariableStats(vardata);
-		PG_RETURN_FLOAT8(0.0);
-	}
-
 	nullfrac = nulltestsel(root, IS_NULL, vardata.var, varRelid, JOIN_INNER, NULL);
-	if (lo_inf)
-		losel = 1.0 - nullfrac;
-	else
-		losel = DatumGetFloat8(DirectFunctionCall4(scalargesel, PointerGetDatum(root),
-												   ObjectIdGetDatum(ge_op),
-												   PointerGetDatum(list_make2(vardata.var, make_ulid_const(ulid_type, lo))),
-												   Int32GetDatum(varRelid)));
-	if (hi_inf)
-		hisel = 1.0 - nullfrac;
-	else
-		hisel = DatumGetFloat8(DirectFunctionCall4(scalarlesel, PointerGetDatum(root),
-												   ObjectIdGetDatum(le_op),
-												   PointerGetDatum(list_make2(vardata.var, make_ulid_const(ulid_type, hi))),
-												   Int32GetDatum(varRelid)));
+	for (int i = 0; i < 2; i++)
+	{
+		Ulid	   *u = range_bound_ulid(typcache, r, i == 0, &infinite[i]);
+
+		if (u == NULL)
+		{
+			/* Empty, or no ULID within an end: no row. */
+			ReleaseVariableStats(vardata);
+			PG_RETURN_FLOAT8(0.0);
+		}
+		memset(&end[i], 0, sizeof(UlidBound));
+		end[i].is_lower = (i == 0);
+		end[i].known = true;
+		end[i].inclusive = true;
+		end[i].value = *u;
+		if (infinite[i])
+			end[i].sel = 1.0 - nullfrac;
+		else if (!bound_selectivity(&vardata, &end[i]))
+		{
+			ReleaseVariableStats(vardata);
+			PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
+		}
+	}
 	ReleaseVariableStats(vardata);
 
-	sel = losel + hisel - 1.0 + nullfrac;
-	/* As clauselist_selectivity: a small positive figure for a narrow range. */
-	if (sel <= 0.0)
-		sel = (sel < -0.01) ? DEFAULT_RANGE_INEQ_SEL : 1.0e-10;
-	CLAMP_PROBABILITY(sel);
+	sel = window_selectivity(end[0].sel, end[1].sel, nullfrac);
 	PG_RETURN_FLOAT8(sel);
 }
 
