@@ -63,7 +63,12 @@
 /* For converting uuid columns; these reach storage/bufpage.h too. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "access/genam.h"
 #include "access/relation.h"
+#include "access/relscan.h"
+#include "access/table.h"
+#include "optimizer/paths.h"
+#include "utils/snapmgr.h"
 #include "access/xact.h"
 #include "catalog/dependency.h"
 #include "catalog/objectaddress.h"
@@ -1291,17 +1296,100 @@ bound_admits(const UlidBound *b, const Ulid *v)
 }
 
 /*
+ * The smallest (or the largest) value of the column now, from the first
+ * column of a btree index on it that sorts in byte order: the first entry
+ * at that end, whether its row is visible or not (SnapshotAny, one descent,
+ * however many dead entries precede it).  Rows made since ANALYZE lie past
+ * the histogram's last bound, and "id > now() - interval '1 hour'" falls
+ * there; core reads the index the same way for its own types
+ * (get_actual_variable_range, which is not exported).
+ */
+static bool
+index_endpoint(PlannerInfo *root, VariableStatData *vardata, bool largest, Ulid *result)
+{
+	RangeTblEntry *rte;
+	ListCell   *lc;
+
+	if (vardata->rel == NULL || vardata->rel->indexlist == NIL)
+		return false;
+	rte = root->simple_rte_array[vardata->rel->relid];
+	if (rte->rtekind != RTE_RELATION || rte->inh)
+		return false;
+	foreach(lc, vardata->rel->indexlist)
+	{
+		IndexOptInfo *index = lfirst_node(IndexOptInfo, lc);
+		Oid			opclass;
+		Relation	heap;
+		Relation	indexrel;
+		IndexScanDesc scan;
+		ScanKeyData key;
+		bool		found = false;
+
+		if (index->relam != BTREE_AM_OID || index->indpred != NIL ||
+			index->hypothetical || !index->canreturn[0] ||
+			!match_index_to_operand(vardata->var, 0, index))
+			continue;
+		opclass = GetDefaultOpClass(index->opcintype[0], BTREE_AM_OID);
+		if (!OidIsValid(opclass) || get_opclass_family(opclass) != index->opfamily[0] ||
+			get_typlen(index->opcintype[0]) != ULID_LEN)
+			continue;
+
+		heap = table_open(rte->relid, NoLock);
+		indexrel = index_open(index->indexoid, NoLock);
+		ScanKeyEntryInitialize(&key, SK_ISNULL | SK_SEARCHNOTNULL, 1, InvalidStrategy,
+							   InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
+#if PG_VERSION_NUM >= 190000
+		scan = index_beginscan(heap, indexrel, SnapshotAny, NULL, 1, 0, 0);
+#elif PG_VERSION_NUM >= 180000
+		scan = index_beginscan(heap, indexrel, SnapshotAny, NULL, 1, 0);
+#else
+		scan = index_beginscan(heap, indexrel, SnapshotAny, 1, 0);
+#endif
+		scan->xs_want_itup = true;
+		index_rescan(scan, &key, 1, NULL, 0);
+		if (index_getnext_tid(scan, largest != index->reverse_sort[0] ?
+							  BackwardScanDirection : ForwardScanDirection) != NULL &&
+			scan->xs_itup != NULL)
+		{
+			bool		isnull;
+			Datum		value = index_getattr(scan->xs_itup, 1, scan->xs_itupdesc, &isnull);
+
+			if (!isnull)
+			{
+				memcpy(result->data, DatumGetUlidP(value)->data, ULID_LEN);
+				found = true;
+			}
+		}
+		index_endscan(scan);
+		index_close(indexrel, NoLock);
+		table_close(heap, NoLock);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/*
  * The fraction of the histogram's population below v.  The bounds divide
  * it into equally populated buckets; within its bucket v is placed by the
  * 128-bit value (its time, then its random bits), as core places a time.
+ * In the first or last bucket, or beyond, that end of the histogram is
+ * moved to the column's smallest or largest value now, if an index knows a
+ * farther one, as core's ineq_histogram_selectivity does.
  */
 static double
-histogram_fraction_below(const AttStatsSlot *sslot, const Ulid *v)
+histogram_fraction_below(PlannerInfo *root, VariableStatData *vardata,
+						 const AttStatsSlot *sslot, const Ulid *v)
 {
+	int			n = sslot->nvalues;
 	int			lo = 0;
-	int			hi = sslot->nvalues;
+	int			hi = n;
+	const Ulid *first = DatumGetUlidP(sslot->values[0]);
+	const Ulid *last = DatumGetUlidP(sslot->values[n - 1]);
 	const Ulid *a;
 	const Ulid *b;
+	Ulid		actual_first;
+	Ulid		actual_last;
 
 	/* The first bound above v. */
 	while (lo < hi)
@@ -1313,40 +1401,52 @@ histogram_fraction_below(const AttStatsSlot *sslot, const Ulid *v)
 		else
 			hi = mid;
 	}
+	if (lo <= 1 && index_endpoint(root, vardata, false, &actual_first) &&
+		ulid_internal_cmp(&actual_first, first) < 0)
+	{
+		first = &actual_first;
+		if (lo == 0 && ulid_internal_cmp(v, first) >= 0)
+			lo = 1;
+	}
+	if (lo >= n - 1 && index_endpoint(root, vardata, true, &actual_last) &&
+		ulid_internal_cmp(&actual_last, last) > 0)
+	{
+		last = &actual_last;
+		if (lo == n && ulid_internal_cmp(v, last) < 0)
+			lo = n - 1;
+	}
 	if (lo == 0)
 		return 0.0;
-	if (lo == sslot->nvalues)
+	if (lo == n)
 		return 1.0;
-	a = DatumGetUlidP(sslot->values[lo - 1]);
-	b = DatumGetUlidP(sslot->values[lo]);
+	a = (lo - 1 == 0) ? first : DatumGetUlidP(sslot->values[lo - 1]);
+	b = (lo == n - 1) ? last : DatumGetUlidP(sslot->values[lo]);
 	return (lo - 1 + ulid_distance(a->data, v->data) / ulid_distance(a->data, b->data)) /
-		(sslot->nvalues - 1);
+		(n - 1);
 }
 
 /*
  * The selectivity of the known bound b alone (NULLs count in the whole),
  * from the column's statistics read as core's scalarineqsel reads them: the
  * most common values that meet it, then the histogram for the rest, half
- * of the rest without one.  False without statistics of 16-byte values.
- * No user function is called, so the statistics are read whatever the
- * user's privileges on the column (statistic_proc_security_check).
+ * of the rest without one.  False without statistics of 16-byte values, or
+ * when core would not read them for this user with the operator's function
+ * (statistic_proc_security_check: ours calls none, but says no more than
+ * core would).
  */
 static bool
-bound_selectivity(VariableStatData *vardata, UlidBound *b)
+bound_selectivity(PlannerInfo *root, VariableStatData *vardata, Oid opfunc, UlidBound *b)
 {
 	Form_pg_statistic stats;
 	AttStatsSlot sslot;
-	int16		typlen;
-	bool		typbyval;
 	double		mcv_sel = 0.0;
 	double		sumcommon = 0.0;
 	double		below = 0.5;
 	double		sel;
 
-	if (!b->known || !HeapTupleIsValid(vardata->statsTuple))
-		return false;
-	get_typlenbyval(vardata->atttype, &typlen, &typbyval);
-	if (typlen != ULID_LEN || typbyval)
+	if (!b->known || !HeapTupleIsValid(vardata->statsTuple) ||
+		get_typlen(vardata->atttype) != ULID_LEN ||
+		!statistic_proc_security_check(vardata, opfunc))
 		return false;
 	if (b->none)
 	{
@@ -1357,19 +1457,22 @@ bound_selectivity(VariableStatData *vardata, UlidBound *b)
 	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV,
 						 InvalidOid, ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
 	{
-		for (int i = 0; i < sslot.nvalues; i++)
+		if (get_typlen(sslot.valuetype) == ULID_LEN)
 		{
-			if (bound_admits(b, DatumGetUlidP(sslot.values[i])))
-				mcv_sel += sslot.numbers[i];
-			sumcommon += sslot.numbers[i];
+			for (int i = 0; i < sslot.nvalues; i++)
+			{
+				if (bound_admits(b, DatumGetUlidP(sslot.values[i])))
+					mcv_sel += sslot.numbers[i];
+				sumcommon += sslot.numbers[i];
+			}
 		}
 		free_attstatsslot(&sslot);
 	}
 	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_HISTOGRAM,
 						 InvalidOid, ATTSTATSSLOT_VALUES))
 	{
-		if (sslot.nvalues >= 2)
-			below = histogram_fraction_below(&sslot, &b->value);
+		if (sslot.nvalues >= 2 && get_typlen(sslot.valuetype) == ULID_LEN)
+			below = histogram_fraction_below(root, vardata, &sslot, &b->value);
 		free_attstatsslot(&sslot);
 	}
 	sel = (1.0 - stats->stanullfrac - sumcommon) * (b->is_lower ? 1.0 - below : below) +
@@ -1450,30 +1553,63 @@ typedef struct BoundClause
 } BoundClause;
 
 /*
- * The bounds the relation's top-level restriction clauses put on the column
- * of vardata, with each one's selectivity alone.
+ * Every list of clauses that the planner estimates as a conjunction on the
+ * relation: its restriction clauses, and each AND arm of an OR among them,
+ * at any depth.  Core pairs the ends of a window within each such list.
+ */
+static void
+and_lists(List *clauses, List **lists)
+{
+	ListCell   *lc;
+
+	*lists = lappend(*lists, clauses);
+	foreach(lc, clauses)
+	{
+		Node	   *node = (Node *) lfirst(lc);
+		ListCell   *arm;
+
+		if (IsA(node, RestrictInfo))
+			node = (Node *) ((RestrictInfo *) node)->orclause;
+		if (node == NULL || !is_orclause(node))
+			continue;
+		foreach(arm, ((BoolExpr *) node)->args)
+		{
+			if (is_andclause(lfirst(arm)))
+				and_lists(((BoolExpr *) lfirst(arm))->args, lists);
+		}
+	}
+}
+
+/*
+ * The bounds that the clauses of one conjunction put on the column of
+ * vardata, with each one's selectivity alone.
  */
 static List *
-column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
+column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid, List *clauses)
 {
 	List	   *result = NIL;
 	Node	   *column = strip_relabel(vardata->var);
 	int			ranges = 0;
 	ListCell   *lc;
 
-	if (vardata->rel == NULL)
-		return NIL;
-	foreach(lc, vardata->rel->baserestrictinfo)
+	foreach(lc, clauses)
 	{
-		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
-		OpExpr	   *op = (OpExpr *) rinfo->clause;
+		Node	   *node = (Node *) lfirst(lc);
+		OpExpr	   *op;
 		StrategyNumber strategy;
 		int			time_arg;
 		int			var_arg;
 		Node	   *other;
 		char	   *symbol;
 
-		if (rinfo->pseudoconstant || !is_opclause(op) || list_length(op->args) != 2)
+		if (IsA(node, RestrictInfo))
+		{
+			if (((RestrictInfo *) node)->pseudoconstant)
+				continue;
+			node = (Node *) ((RestrictInfo *) node)->clause;
+		}
+		op = (OpExpr *) node;
+		if (!is_opclause(op) || list_length(op->args) != 2)
 			continue;
 		if (equal(strip_relabel(linitial(op->args)), column))
 			var_arg = 0;
@@ -1497,7 +1633,7 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 			if (!make_bound(strategy, time_arg, var_arg, other, &bc->bound))
 				continue;
 			bc->args = op->args;
-			if (!bound_selectivity(vardata, &bc->bound))
+			if (!bound_selectivity(root, vardata, get_opcode(op->opno), &bc->bound))
 				bc->bound.sel = core_ineqsel(strategy, root, op->opno, op->args,
 											 varRelid, op->inputcollid);
 			result = lappend(result, bc);
@@ -1505,7 +1641,7 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 		}
 
 		/* id <@ r, r @> id: its two ends, for the index conditions made of them */
-		symbol = function_symbol(op->opfuncid);
+		symbol = function_symbol(get_opcode(op->opno));
 		if (symbol != NULL && IsA(other, Const) && !((Const *) other)->constisnull &&
 			exprType(other) == TSTZRANGEOID &&
 			strcmp(symbol, var_arg == 0 ? "ulid_contained_by_tstzrange" : "tstzrange_contains_ulid") == 0)
@@ -1529,7 +1665,7 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 				bc->bound.inclusive = true;
 				if (u != NULL)
 					memcpy(bc->bound.value.data, u->data, ULID_LEN);
-				if (!bound_selectivity(vardata, &bc->bound))
+				if (!bound_selectivity(root, vardata, get_opcode(op->opno), &bc->bound))
 					bc->bound.sel = DEFAULT_INEQ_SEL;
 				result = lappend(result, bc);
 			}
@@ -1540,21 +1676,25 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 
 /*
  * The clause among bounds that the one being estimated is: the same clause
- * (its args), or else, for a clause the planner made from one (the index
- * conditions of "id > ts" or "id <@ r", an index predicate), the first with
- * the same known bound.
+ * (its args), or, with args NULL, for a clause the planner made from one
+ * (the index conditions of "id > ts" or "id <@ r", an index predicate), the
+ * first with the same known bound.
  */
 static BoundClause *
 find_bound(List *bounds, List *args, const UlidBound *b)
 {
 	ListCell   *lc;
 
-	foreach(lc, bounds)
+	if (args != NULL)
 	{
-		BoundClause *bc = lfirst(lc);
+		foreach(lc, bounds)
+		{
+			BoundClause *bc = lfirst(lc);
 
-		if (bc->args == args)
-			return bc;
+			if (bc->args == args)
+				return bc;
+		}
+		return NULL;
 	}
 	if (!b->known)
 		return NULL;
@@ -1634,11 +1774,33 @@ ulid_ineqsel(PG_FUNCTION_ARGS)
 		ReleaseVariableStats(vardata);
 		PG_RETURN_FLOAT8(core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION()));
 	}
-	if (!bound_selectivity(&vardata, &b))
+	if (!bound_selectivity(root, &vardata, get_opcode(opno), &b))
 		b.sel = core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION());
 
-	bounds = column_bounds(root, &vardata, varRelid);
-	self = find_bound(bounds, args, &b);
+	/*
+	 * The conjunction this clause is in: the relation's restriction clauses
+	 * or an AND arm of an OR among them, found by the clause itself, else
+	 * (a clause the planner made) by its bound.
+	 */
+	self = NULL;
+	bounds = NIL;
+	if (vardata.rel != NULL)
+	{
+		List	   *lists = NIL;
+		ListCell   *lc;
+
+		and_lists(vardata.rel->baserestrictinfo, &lists);
+		for (int by_value = 0; by_value < 2 && self == NULL; by_value++)
+		{
+			foreach(lc, lists)
+			{
+				bounds = column_bounds(root, &vardata, varRelid, (List *) lfirst(lc));
+				self = find_bound(bounds, by_value ? NULL : args, &b);
+				if (self != NULL)
+					break;
+			}
+		}
+	}
 	sel = b.sel;
 	if (self != NULL)
 	{
@@ -1722,7 +1884,7 @@ ulid_tstzrange_sel(PG_FUNCTION_ARGS)
 		end[i].value = *u;
 		if (infinite[i])
 			end[i].sel = 1.0 - nullfrac;
-		else if (!bound_selectivity(&vardata, &end[i]))
+		else if (!bound_selectivity(root, &vardata, get_opcode(PG_GETARG_OID(1)), &end[i]))
 		{
 			ReleaseVariableStats(vardata);
 			PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
