@@ -633,6 +633,16 @@ DEFAULT FOR TYPE ulid USING gist AS
 	FUNCTION 11 ulid_gist_sortsupport(pg_catalog.internal),
 STORAGE ulid_gist_key;
 
+-- The comparisons with a uuid, as in the btree, hash, BRIN and GIN
+-- families: the consistent function reads the same 16 bytes.
+ALTER OPERATOR FAMILY ulid_gist_ops USING gist ADD
+	OPERATOR 1 < (ulid, pg_catalog.uuid),
+	OPERATOR 2 <= (ulid, pg_catalog.uuid),
+	OPERATOR 3 = (ulid, pg_catalog.uuid),
+	OPERATOR 4 >= (ulid, pg_catalog.uuid),
+	OPERATOR 5 > (ulid, pg_catalog.uuid),
+	OPERATOR 6 <> (ulid, pg_catalog.uuid);
+
 COMMENT ON OPERATOR CLASS ulid_gist_ops USING gist IS 'default GiST operator class for ulid: comparisons, exclusion constraints, nearest by time';
 COMMENT ON OPERATOR FAMILY ulid_gist_ops USING gist IS 'GiST operator family for ulid';
 

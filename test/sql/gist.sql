@@ -101,6 +101,16 @@ FROM probes p,
 	LATERAL (SELECT pg_temp.rows_by(q.q, 'seq') AS s, pg_temp.rows_by(q.q, 'index') AS i,
 					pg_temp.rows_by(q.q, 'bitmap') AS b) r
 GROUP BY 1, 2 ORDER BY 1, array_position('{<,<=,=,<>,>=,>}'::text[], o.op);
+
+-- The same with the probe typed uuid: the family's (ulid, uuid) operators.
+SELECT p.tab, o.op, count(*) AS probes,
+	count(*) FILTER (WHERE i = s AND b = s) AS agree
+FROM probes p,
+	unnest('{<,<=,=,<>,>=,>}'::text[]) o(op),
+	LATERAL (SELECT format('SELECT id FROM %I WHERE id %s %L::uuid', p.tab, o.op, p.p::uuid) AS q) q,
+	LATERAL (SELECT pg_temp.rows_by(q.q, 'seq') AS s, pg_temp.rows_by(q.q, 'index') AS i,
+					pg_temp.rows_by(q.q, 'bitmap') AS b) r
+GROUP BY 1, 2 ORDER BY 1, array_position('{<,<=,=,<>,>=,>}'::text[], o.op);
 RESET enable_seqscan;
 RESET enable_indexscan;
 RESET enable_indexonlyscan;
