@@ -1580,6 +1580,24 @@ and_lists(List *clauses, List **lists)
 	}
 }
 
+/* Whether the operator clause with these args is one of clauses. */
+static bool
+has_clause(List *clauses, List *args)
+{
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		Node	   *node = (Node *) lfirst(lc);
+
+		if (IsA(node, RestrictInfo))
+			node = (Node *) ((RestrictInfo *) node)->clause;
+		if (is_opclause(node) && ((OpExpr *) node)->args == args)
+			return true;
+	}
+	return false;
+}
+
 /*
  * The bounds that the clauses of one conjunction put on the column of
  * vardata, with each one's selectivity alone.
@@ -1794,6 +1812,8 @@ ulid_ineqsel(PG_FUNCTION_ARGS)
 		{
 			foreach(lc, lists)
 			{
+				if (!by_value && !has_clause(lfirst(lc), args))
+					continue;
 				bounds = column_bounds(root, &vardata, varRelid, (List *) lfirst(lc));
 				self = find_bound(bounds, by_value ? NULL : args, &b);
 				if (self != NULL)
