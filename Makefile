@@ -58,5 +58,9 @@ fuzzcheck: test/fuzz
 prove_installcheck:
 	$(prove_installcheck)
 
+# The PGXN archive ulid-X.Y.Z.zip from the tag vX.Y.Z (bin/dist --test tests it).
+dist:
+	bin/dist
+
 EXTRA_CLEAN = test/unit test/fuzz output_iso
-.PHONY: unitcheck fuzzcheck prove_installcheck
+.PHONY: unitcheck fuzzcheck prove_installcheck dist
