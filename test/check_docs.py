@@ -26,9 +26,10 @@ Markdown source:
                         docs_<name>_NAME (another server, in the document's
                         story); the document's own database comes back after
                         it, in a new session, so SET does not carry over.
-  ```python / ```js     must appear, line for line (indentation and blank
-                        lines aside), in test/clients/psycopg_test.py or
-                        test/clients/node/test.js, which the client tests run.
+  ```python, ```java,   must appear, line for line (indentation and blank
+  ```go, ```rust,       lines aside), in one file of that language under
+  ```js                 test/clients/, which the client tests run
+                        (t/007_clients.pl).
 
 Other fences (sh, ini, plain) are not run.  Besides the snippets it checks
 that README.md names every SQL object of the install script, that relative
@@ -45,9 +46,14 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The client languages the docs show, and the extensions of the files under
+# test/clients/ that hold their code.
 CLIENT_TESTS = {
-    "python": "test/clients/psycopg_test.py",
-    "js": "test/clients/node/test.js",
+    "python": (".py",),
+    "java": (".java",),
+    "go": (".go",),
+    "rust": (".rs",),
+    "js": (".js", ".mjs", ".cjs"),
 }
 ERROR_LINE = re.compile(r"^(ERROR|FATAL|PANIC):|^psql:.*(error|FATAL)", re.M)
 MARK = "@@check_docs %d@@"
@@ -99,7 +105,7 @@ def parse(path):
             if lang == "text" and last_sql is not None:
                 last_sql.expected = body
                 last_sql = None
-            elif lang in ("sql", "python", "js"):
+            elif lang == "sql" or lang in CLIENT_TESTS:
                 s = Snippet(lang, body, i + 1)
                 s.setup, s.on = pending_setup, pending_on
                 pending_setup, pending_on = [], None
@@ -244,21 +250,34 @@ def code_lines(text):
     return [l.strip() for l in text.splitlines() if l.strip()]
 
 
+def client_files(lang):
+    """The client test files of a language: test/clients/**, dependencies and builds aside."""
+    found = []
+    for top, dirs, files in os.walk(os.path.join(ROOT, "test", "clients")):
+        dirs[:] = sorted(d for d in dirs if d not in ("node_modules", "target"))
+        found += [os.path.join(top, f) for f in sorted(files) if f.endswith(CLIENT_TESTS[lang])]
+    return found
+
+
 def check_client(doc, s):
-    path = CLIENT_TESTS[s.lang]
-    name = "%s:%d: %s (in %s)" % (doc, s.line, s.title(), path)
-    try:
-        haystack = code_lines(open(os.path.join(ROOT, path), encoding="utf-8").read())
-    except OSError as e:
-        report(False, name, str(e))
-        return
     needle = code_lines(s.text)
     n = len(needle)
-    if any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1)):
-        report(True, name)
+    best = None     # (lines found, path, first line missing) of the closest file
+    for path in client_files(s.lang):
+        haystack = code_lines(open(path, encoding="utf-8").read())
+        rel = os.path.relpath(path, ROOT)
+        if any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1)):
+            report(True, "%s:%d: %s (in %s)" % (doc, s.line, s.title(), rel))
+            return
+        have = sum(l in haystack for l in needle)
+        if best is None or have > best[0]:
+            missing = next((l for l in needle if l not in haystack), "every line is there, but not in this order")
+            best = (have, rel, missing)
+    name = "%s:%d: %s" % (doc, s.line, s.title())
+    if best is None:
+        report(False, name, "no %s file under test/clients/" % s.lang)
     else:
-        missing = next((l for l in needle if l not in haystack), "every line is there, but not in this order")
-        report(False, name, "not run by %s; first line it lacks: %s" % (path, missing))
+        report(False, name, "not run by any client test; closest: %s, first line it lacks: %s" % best[1:])
 
 
 # ---------------------------------------------------------------------------
@@ -320,7 +339,7 @@ def main():
         ROOT = os.path.abspath(args.pop(0))
     os.chdir(ROOT)
     whole = not args
-    docs = args or ["README.md"] + sorted(glob.glob("docs/*.md"))
+    docs = args or ["README.md"] + sorted(glob.glob("docs/*.md") + glob.glob("docs/*/*.md"))
     for doc in docs:
         snippets = parse(doc)
         sql = [s for s in snippets if s.lang == "sql"]
