@@ -28,7 +28,8 @@ import uuid
 
 from sqlalchemy.types import UserDefinedType
 
-CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# Crockford's Base32 digits as the digits of int(text, 32).
+TO_INT32 = str.maketrans("0123456789ABCDEFGHJKMNPQRSTVWXYZ", "0123456789abcdefghijklmnopqrstuv")
 
 
 class ULID(UserDefinedType):
@@ -56,12 +57,7 @@ class ULID(UserDefinedType):
             return None
 
         def process(value):
-            if value is None:
-                return None
-            n = 0
-            for c in value:
-                n = n * 32 + CROCKFORD.index(c)
-            return uuid.UUID(int=n)
+            return None if value is None else uuid.UUID(int=int(value.translate(TO_INT32), 32))
         return process
 # --- end of docs/clients/python.md snippet --------------------------------
 
