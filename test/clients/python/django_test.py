@@ -140,11 +140,14 @@ def make_tables():
 def orm(rng):
     # docs/clients/python.md snippet: Django, queries.
     order = Order.objects.create(item="tea")
-    order.id  # '01J...': the database default, read back by INSERT ... RETURNING
-    Order.objects.get(id=order.id)
-    Order.objects.filter(id__in=[order.id, "01ARYZ6S41TSV4RRFFQ69G5FAV"])
-    Order.objects.order_by("id")
+    new_id = order.id  # '01J...': the database default, read back by INSERT ... RETURNING
+    same = Order.objects.get(id=new_id)
+    some = Order.objects.filter(id__in=[new_id, "01ARYZ6S41TSV4RRFFQ69G5FAV"])
+    in_order = Order.objects.order_by("id")
+    as_uuid = Order.objects.annotate(u=Cast("id", models.UUIDField())).get(id=new_id).u
     # end of snippet
+    expect_equal("the queries of the docs", (same.item, [o.item for o in some], in_order[0].item,
+                                             as_uuid.bytes), ("tea", ["tea"], "tea", unb32(new_id)))
     check("create(): the id is the database default, a 26-character str",
           isinstance(order.id, str) and len(order.id) == 26, repr(order.id))
     as_uuid = uuid.UUID(bytes=unb32(order.id))

@@ -87,15 +87,17 @@ def orm(engine, rng):
         session.commit()  # INSERT ... RETURNING orders.id
         new_id = order.id  # '01J...': a str of 26 characters
         same = session.get(Order, new_id)
-        by_uuid = session.execute(
-            select(Order).where(Order.id == uuid.UUID(bytes=unb32(new_id)))).scalar_one()
-        some = session.execute(
-            select(Order.item).where(Order.id.in_([new_id, "01ARYZ6S41TSV4RRFFQ69G5FAV"]))).scalars().all()
+        # end of snippet
+        order_uuid = uuid.UUID(bytes=unb32(new_id))
+        # docs/clients/python.md snippet: SQLAlchemy, str and uuid.UUID in where() and in_().
+        by_uuid = session.execute(select(Order).where(Order.id == order_uuid)).scalar_one()
+        some = session.execute(select(Order.item).where(Order.id.in_([new_id, order_uuid]))).scalars().all()
+        # end of snippet
         check("ORM: the id filled by the server default comes back on commit",
               isinstance(new_id, str) and len(new_id) == 26, repr(new_id))
         check("ORM: session.get by the str id", same is order, repr(same))
         check("ORM: where(Order.id == uuid.UUID)", by_uuid is order, repr(by_uuid))
-        expect_equal("ORM: Order.id.in_([str, str])", some, ["tea"])
+        expect_equal("ORM: Order.id.in_([str, uuid.UUID])", some, ["tea"])
 
         values = [b32(rng.randbytes(16)) for _ in range(100)] + [t for t, _ in VECTORS]
         session.add_all([Order(id=v, item="given") for v in values[:50]])
