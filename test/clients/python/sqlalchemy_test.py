@@ -14,6 +14,7 @@ import random
 import warnings
 
 import sqlalchemy
+import sqlalchemy.dialects.postgresql
 from sqlalchemy import Column, MetaData, Table, Text, create_engine, exc, select, text
 from sqlalchemy.orm import Session, declarative_base
 
@@ -137,6 +138,12 @@ def core(engine, new_id):
         got = conn.execute(orders.insert().values(item="coffee").returning(orders.c.id)).scalar_one()
         check("Core: insert().returning(id) from the default, as uuid.UUID",
               isinstance(got, uuid.UUID) and got > order_id, repr(got))
+
+        # postgresql.UUID(as_uuid=True) on a ulid column: the str comes through unconverted.
+        wrong = Table("orders", MetaData(), Column("id", sqlalchemy.dialects.postgresql.UUID(as_uuid=True),
+                                                   primary_key=True), Column("item", Text))
+        expect_equal("postgresql.UUID(as_uuid=True) on a ulid column silently gives the str",
+                     conn.execute(select(wrong.c.id).where(wrong.c.item == "tea")).scalar_one(), new_id)
 
         # Bad text: the server's 22P02, as sqlalchemy.exc.DataError.
         try:
