@@ -109,6 +109,14 @@ class Loose(models.Model):
         app_label = "shop"
 
 
+def system_checks():
+    from django.core import checks
+    expect_equal("Django's system checks pass for the models", checks.run_checks(), [])
+    name, path, args, kwargs = Order._meta.get_field("id").deconstruct()
+    expect_equal("UlidAutoField deconstructs for migrations", (path, kwargs),
+                 ("__main__.UlidAutoField", {"primary_key": True, "serialize": False}))
+
+
 def make_tables():
     with connection.cursor() as cur:
         cur.execute("DROP SCHEMA IF EXISTS django CASCADE")
@@ -222,6 +230,7 @@ def errors():
 def main():
     seed = random.randrange(1, 2**32)
     print(f"# Django {django.get_version()}, seed {seed}")
+    system_checks()
     make_tables()
     orm(random.Random(seed))
     errors()

@@ -74,6 +74,10 @@ def plain(conn, rng):
                           "42883", lambda e: e.pgcode)
     check("... with the message 'operator does not exist: ulid = text'",
           err is not None and "operator does not exist: ulid = text" in str(err), str(err))
+    cur.execute("CREATE TEMP TABLE core_uuid (id uuid)")
+    expect_sqlstate("... as for a core uuid column: 42883, uuid = text",
+                    lambda: cur.execute("SELECT * FROM core_uuid WHERE id = ANY(%s)", ([as_uuid],)),
+                    "42883", lambda e: e.pgcode)
     # A uuid.UUID cannot be sent before register_uuid().
     try:
         cur.execute("SELECT item FROM orders WHERE id = %s", (uuid.UUID(as_uuid),))
