@@ -1,62 +1,28 @@
-"""psycopg 3 against the ulid type; run by t/007_clients.pl with /usr/bin/python3.
+"""psycopg 3 against the ulid type; run by test/clients/python/run with /usr/bin/python3.
 
-Text and binary formats both ways, binary COPY both ways, server-side
-prepared statements, and 2,000 random payloads through ulid_recv.  Connects
-through the libpq environment (PGHOST, PGPORT, PGUSER, PGDATABASE) to a
-database where CREATE EXTENSION ulid has run.  Prints "ok - NAME" or
-"FAILED - NAME: WHY" per check; exits non-zero if any check failed.  The
-Python code blocks of docs/clients.md appear verbatim below (test/check_docs.py
-checks).
+The default, text and uuid.UUID parameters, text arrays, ordering, 22P02 on
+bad text; text and binary formats both ways, binary COPY both ways,
+server-side prepared statements, and 2,000 random payloads through
+ulid_recv.  Connects through the libpq environment (PGHOST, PGPORT, PGUSER,
+PGDATABASE) to a database where CREATE EXTENSION ulid has run, and works in
+a schema of its own, psycopg3.  Prints "ok - psycopg: WHAT" or
+"FAILED - psycopg: WHAT : WHY" per check; exits non-zero if any check
+failed.  The psycopg 3 code blocks of docs/clients/python.md appear verbatim
+below (test/check_docs.py checks).
 """
 
 import datetime
 import os
 import random
 import struct
-import sys
 
-failures = 0
+import ulidcheck
+from ulidcheck import VECTORS, b32, check, expect_equal, expect_sqlstate, unb32
 
-
-def check(name, ok, why=""):
-    global failures
-    if ok:
-        print(f"ok - {name}", flush=True)
-    else:
-        failures += 1
-        why = " ".join(str(why).split())  # one line per check
-        print(f"FAILED - {name}: {why}", flush=True)
+ulidcheck.CLIENT = "psycopg"
 
 
-def expect_equal(name, got, want):
-    check(name, got == want, f"got {got!r}, want {want!r}")
-
-
-# The test's own Crockford Base32 codec, independent of the extension's C.
-CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-
-def b32(data):
-    n = int.from_bytes(data, "big")
-    return "".join(CROCKFORD[(n >> (5 * i)) & 31] for i in range(25, -1, -1))
-
-
-def unb32(text):
-    n = 0
-    for c in text.upper():
-        n = n * 32 + CROCKFORD.index(c)
-    return n.to_bytes(16, "big")
-
-
-# Known values: the ULID spec's example, the smallest and the largest ULID.
-VECTORS = [
-    ("01ARYZ6S41TSV4RRFFQ69G5FAV", bytes.fromhex("01563df36481d6764c61efb99302bd5b")),
-    ("00000000000000000000000000", bytes(16)),
-    ("7ZZZZZZZZZZZZZZZZZZZZZZZZZ", b"\xff" * 16),
-]
-
-
-# --- docs/clients.md snippet: binary adapters ----------------------------
+# --- docs/clients/python.md snippet: binary adapters ----------------------------
 import uuid
 
 import psycopg
@@ -89,28 +55,28 @@ def register_ulid(conn):
 
     conn.adapters.register_dumper(Ulid, UlidBinaryDumper)
     conn.adapters.register_loader(info.oid, UlidBinaryLoader)
-# --- end of docs/clients.md snippet --------------------------------------
+# --- end of docs/clients/python.md snippet --------------------------------------
 
 
 def readme_text(conn):
-    # docs/clients.md snippet: text, the default.
+    # docs/clients/python.md snippet: text, the default.
     cur = conn.cursor()
     cur.execute("INSERT INTO orders (id, item) VALUES (%s, %s)", ("01ARYZ6S41TSV4RRFFQ69G5FAV", "tea"))
     cur.execute("SELECT id, item FROM orders WHERE id = %s", ("01ARYZ6S41TSV4RRFFQ69G5FAV",))
     row = cur.fetchone()  # ('01ARYZ6S41TSV4RRFFQ69G5FAV', 'tea')
-    expect_equal("readme: text insert and select", row, ("01ARYZ6S41TSV4RRFFQ69G5FAV", "tea"))
+    expect_equal("docs: text insert and select", row, ("01ARYZ6S41TSV4RRFFQ69G5FAV", "tea"))
 
 
 def readme_uuid(conn):
-    # docs/clients.md snippet: uuid.UUID parameters.
+    # docs/clients/python.md snippet: uuid.UUID parameters.
     order_id = uuid.UUID("01563df3-6481-d676-4c61-efb99302bd5b")  # 01ARYZ6S41TSV4RRFFQ69G5FAV
     cur = conn.cursor()
     cur.execute("SELECT item FROM orders WHERE id = %s", (order_id,))
     row = cur.fetchone()  # ('tea',)
     cur.execute("SELECT id::uuid FROM orders WHERE id = ANY(%s)", ([order_id],))
     back = cur.fetchone()[0]  # UUID('01563df3-6481-d676-4c61-efb99302bd5b')
-    expect_equal("readme: select by a uuid.UUID parameter", row, ("tea",))
-    expect_equal("readme: = ANY of uuid.UUID values, id::uuid back", back, order_id)
+    expect_equal("docs: select by a uuid.UUID parameter", row, ("tea",))
+    expect_equal("docs: = ANY of uuid.UUID values, id::uuid back", back, order_id)
     # The parameter is sent typed uuid, and the primary key still serves it.
     cur.execute("SET enable_seqscan = off")
     plan = "\n".join(r[0] for r in cur.execute("EXPLAIN SELECT item FROM orders WHERE id = %s", (order_id,)))
@@ -119,20 +85,20 @@ def readme_uuid(conn):
 
 
 def readme_binary(conn):
-    # docs/clients.md snippet: binary, with the adapters registered.
+    # docs/clients/python.md snippet: binary, with the adapters registered.
     register_ulid(conn)
     cur = conn.cursor(binary=True)
     cur.execute("INSERT INTO orders (item) VALUES (%s) RETURNING id", ("coffee",))
     new_id = cur.fetchone()[0]  # a Ulid: the 16 bytes
     cur.execute("SELECT item FROM orders WHERE id = %s", (new_id,))
     as_uuid = uuid.UUID(bytes=new_id)  # what id::uuid returns
-    check("readme: binary RETURNING gives a 16-byte Ulid",
+    check("docs: binary RETURNING gives a 16-byte Ulid",
           type(new_id) is Ulid and len(new_id) == 16, repr(new_id))
-    expect_equal("readme: binary select by Ulid parameter", cur.fetchone(), ("coffee",))
-    expect_equal("readme: uuid.UUID(bytes=id) equals id::uuid", as_uuid,
+    expect_equal("docs: binary select by Ulid parameter", cur.fetchone(), ("coffee",))
+    expect_equal("docs: uuid.UUID(bytes=id) equals id::uuid", as_uuid,
                  conn.execute("SELECT %s::uuid", (new_id,)).fetchone()[0])
 
-    # docs/clients.md snippet: binary COPY.
+    # docs/clients/python.md snippet: binary COPY.
     with cur.copy("COPY orders (id, item) TO STDOUT (FORMAT binary)") as copy:
         copy.set_types(["ulid", "text"])
         rows = list(copy.rows())  # [(Ulid, str), ...]
@@ -142,9 +108,9 @@ def readme_binary(conn):
             copy.write_row(row)
 
     want = conn.execute("SELECT id::text, item FROM orders ORDER BY id").fetchall()
-    expect_equal("readme: binary COPY out with set_types",
+    expect_equal("docs: binary COPY out with set_types",
                  sorted((b32(i), item) for i, item in rows), want)
-    expect_equal("readme: binary COPY in with set_types",
+    expect_equal("docs: binary COPY in with set_types",
                  conn.execute("SELECT id::text, item FROM orders_archive ORDER BY id").fetchall(), want)
 
 
@@ -312,22 +278,68 @@ def fuzz(conn, rng):
           conn.execute("SELECT 1").fetchone() == (1,) and not conn.broken, str(conn.info.status))
 
 
+def everyday(conn, rng):
+    """The default, text arrays, ordering and bad input, with no adapters registered."""
+    # docs/clients/python.md snippet: psycopg 3, the default and arrays.
+    cur = conn.execute("INSERT INTO orders (item) VALUES (%s) RETURNING id", ("tea",))
+    new_id = cur.fetchone()[0]  # '01J...': a str of 26 characters
+    cur = conn.execute("SELECT id::uuid FROM orders WHERE id = %s", (new_id,))
+    as_uuid = cur.fetchone()[0]  # uuid.UUID with the same 16 bytes
+    cur = conn.execute("SELECT count(*) FROM orders WHERE id = ANY(%s)", ([new_id, "01ARYZ6S41TSV4RRFFQ69G5FAV"],))
+    check("default: RETURNING id gives a 26-character str",
+          isinstance(new_id, str) and len(new_id) == 26, repr(new_id))
+    expect_equal("default: id::uuid has the bytes of the text (own codec)", as_uuid.bytes, unb32(new_id))
+    expect_equal("default: str back to the server finds the row, as uuid too",
+                 conn.execute("SELECT count(*) FROM orders WHERE id = %s AND id = %s", (new_id, as_uuid)).fetchone()[0], 1)
+    expect_equal("= ANY(%s) of a list of str", cur.fetchone()[0], 2)
+
+    # Ordering: ORDER BY id is the order of the text, and of the uuid.
+    conn.execute("CREATE TABLE ord (id ulid PRIMARY KEY DEFAULT gen_ulid())")
+    values = [b32(rng.randbytes(16)) for _ in range(100)] + [t for t, _ in VECTORS]
+    with conn.cursor() as cur:
+        cur.executemany("INSERT INTO ord (id) VALUES (%s)", [(v,) for v in values])
+        cur.execute("INSERT INTO ord SELECT FROM generate_series(1, 50)")
+        cur.execute("SELECT id, id::uuid AS u FROM ord ORDER BY id")
+        rows = cur.fetchall()
+    texts = [r[0] for r in rows]
+    expect_equal("ordering: ORDER BY id is the text order (153 values)", texts, sorted(texts))
+    expect_equal("ordering: ORDER BY id is the uuid order", [r[1] for r in rows], sorted(r[1] for r in rows))
+    check("ordering: every value as uuid has the bytes of its text",
+          all(u.bytes == unb32(t) for t, u in rows) and len(rows) == 153, f"{len(rows)} rows")
+
+    # Bad text: 22P02, through a plain and a prepared statement.
+    err = expect_sqlstate("bad text parameter: SQLSTATE 22P02",
+                          lambda: conn.execute("SELECT * FROM orders WHERE id = %s", ("01ARYZ6S41TSV4RRFFQ69G5FA",)),
+                          "22P02", lambda e: e.sqlstate)
+    check("bad text parameter: psycopg.errors.InvalidTextRepresentation, with the detail",
+          isinstance(err, psycopg.errors.InvalidTextRepresentation)
+          and err.diag.message_detail == "Expected 26 characters, got 25.", repr(err))
+    expect_sqlstate("bad text parameter, prepared: SQLSTATE 22P02",
+                    lambda: conn.execute("SELECT * FROM orders WHERE id = %s", ("U1ARYZ6S41TSV4RRFFQ69G5FAV",), prepare=True),
+                    "22P02", lambda e: e.sqlstate)
+    check("after the errors the connection is usable",
+          conn.execute("SELECT 1").fetchone() == (1,), str(conn.info.status))
+
+
 def main():
     # ULID_TEST_SEED=N replays a run; the seed is printed with any failure.
     seed = int(os.environ.get("ULID_TEST_SEED", "0")) or random.randrange(1, 2**32)
+    print(f"# psycopg {psycopg.__version__}, ULID_TEST_SEED={seed} replays this run")
     with psycopg.connect(autocommit=True) as conn:
+        # Tables of this program in a schema of its own.
+        conn.execute("DROP SCHEMA IF EXISTS psycopg3 CASCADE")
+        conn.execute("CREATE SCHEMA psycopg3")
+        conn.execute("SET search_path = psycopg3, public")
         conn.execute("CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT gen_ulid(), item text)")
         conn.execute("CREATE TABLE orders_archive (id ulid PRIMARY KEY, item text)")
         readme_text(conn)
         readme_uuid(conn)
         readme_binary(conn)
+        everyday(conn, random.Random(seed))
         round_trips(conn, random.Random(seed))
         fuzz(conn, random.Random(seed))
-        conn.execute("DROP TABLE orders, orders_archive, t, c")
-    if failures:
-        print(f"psycopg: {failures} failed; ULID_TEST_SEED={seed} replays this run")
-        sys.exit(1)
+        conn.execute("DROP SCHEMA psycopg3 CASCADE")
 
 
 if __name__ == "__main__":
-    main()
+    ulidcheck.run(main)
