@@ -317,6 +317,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.log(`FAILED - node test: ${String(e.stack).replace(/\s+/g, ' ')}`);
+  console.log(`FAILED - node-postgres: the program broke : ${String(e.stack).replace(/\s+/g, ' ')}`);
   process.exitCode = 1;
 });
