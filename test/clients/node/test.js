@@ -31,12 +31,24 @@ function expectEqual(name, got, want) {
 
 // docs/clients/node.md snippet: from text to bytes and uuid.
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const VALUE = Object.fromEntries([...CROCKFORD].map((c, i) => [c, i]));
 
 // The 16 bytes of a ULID, from the canonical text the server sends.
 function ulidToBytes(text) {
-  let n = 0n;
-  for (const c of text) n = (n << 5n) | BigInt(CROCKFORD.indexOf(c));
-  return Buffer.from(n.toString(16).padStart(32, '0'), 'hex');
+  const bytes = Buffer.alloc(16);
+  let acc = VALUE[text[0]]; // the first character carries 3 bits
+  let bits = 3;
+  let j = 0;
+  for (let i = 1; i < 26; i++) {
+    acc = (acc << 5) | VALUE[text[i]];
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[j++] = acc >> bits;
+      acc &= (1 << bits) - 1;
+    }
+  }
+  return bytes;
 }
 
 // The uuid with the same 16 bytes: what id::uuid returns.
