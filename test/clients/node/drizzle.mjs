@@ -98,13 +98,13 @@ const ordersBytes = pgTable('drizzle_orders', {
 });
 
 // A drizzle error wraps the driver's: the SQLSTATE is on error.cause.
-// Returns the error's class and that code.
+// Returns the error's class, the start of its message and that code.
 async function sqlstate(promise) {
   try {
     await promise;
     return 'no error';
   } catch (e) {
-    return `${e.constructor.name} ${e.cause?.code}`;
+    return `${e.constructor.name} ${e.message.split(':')[0]}: ${e.cause?.code}`;
   }
 }
 
@@ -169,8 +169,10 @@ async function main() {
     const inBytes = await db.select({ id: ordersBytes.id }).from(ordersBytes).where(inArray(ordersBytes.id, someBytes)).orderBy(ordersBytes.id);
     expectEqual('bytes column type: inArray() with 20 Buffers, ordered as their bytes',
       inBytes.map((r) => r.id), [...someBytes].sort(Buffer.compare));
+    const inSql = db.select({ id: ordersBytes.id }).from(ordersBytes).where(inArray(ordersBytes.id, someBytes.slice(0, 2))).toSQL().sql;
+    check('inArray() writes in ($1, $2), not an array parameter', inSql.endsWith('"drizzle_orders"."id" in ($1, $2)'), inSql);
     expectEqual('bytes column type: a 15-byte Buffer gives 22P03',
-      await sqlstate(db.select().from(ordersBytes).where(eq(ordersBytes.id, Buffer.alloc(15)))), 'DrizzleQueryError 22P03');
+      await sqlstate(db.select().from(ordersBytes).where(eq(ordersBytes.id, Buffer.alloc(15)))), 'DrizzleQueryError Failed query: 22P03');
 
     // docs/clients/node.md snippet: drizzle prepared statement.
     const byId = db.select().from(orders).where(eq(orders.id, sql.placeholder('id'))).prepare('drizzle_order_by_id');
@@ -183,11 +185,11 @@ async function main() {
 
     // Errors: invalid text is the server's 22P02, wrapped by drizzle.
     expectEqual('eq() with invalid text: 22P02 on error.cause',
-      await sqlstate(db.select().from(orders).where(eq(orders.id, '01ARYZ6S41TSV4RRFFQ69G5FAU'))), 'DrizzleQueryError 22P02');
+      await sqlstate(db.select().from(orders).where(eq(orders.id, '01ARYZ6S41TSV4RRFFQ69G5FAU'))), 'DrizzleQueryError Failed query: 22P02');
     expectEqual('insert with invalid text: 22P02 on error.cause',
-      await sqlstate(db.insert(orders).values({ id: 'not a ulid', item: 'x' })), 'DrizzleQueryError 22P02');
+      await sqlstate(db.insert(orders).values({ id: 'not a ulid', item: 'x' })), 'DrizzleQueryError Failed query: 22P02');
     expectEqual('insert of a duplicate id: 23505 on error.cause',
-      await sqlstate(db.insert(orders).values({ id, item: 'again' })), 'DrizzleQueryError 23505');
+      await sqlstate(db.insert(orders).values({ id, item: 'again' })), 'DrizzleQueryError Failed query: 23505');
 
     // A parser set on the client does not reach drizzle's queries: drizzle
     // passes its own type parsers, which fall back to pg's global ones.
