@@ -25,6 +25,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
 
+import org.postgresql.PGConnection;
 import org.postgresql.PGStatement;
 import org.postgresql.util.PGobject;
 
@@ -292,20 +293,27 @@ public class UlidJdbcTest {
         section("reading", () -> {
             String id = "01ARYZ6S41TSV4RRFFQ69G5FAV";
             // docs/clients/java.md snippet: reading.
+            String text;
+            UUID uuid;
+            byte[] bytes;
             try (PreparedStatement ps = conn.prepareStatement(
                     "SELECT id, id::uuid AS uuid, id::bytea AS bytes FROM orders WHERE item = ?")) {
                 ps.setString(1, "cake");
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    String text = rs.getString("id");                 // "01ARYZ6S41TSV4RRFFQ69G5FAV"
-                    UUID uuid = rs.getObject("uuid", UUID.class);     // 01563df3-6481-d676-4c61-efb99302bd5b
-                    byte[] bytes = rs.getBytes("bytes");              // the 16 bytes
-                    Object raw = rs.getObject("id");                  // a PGobject of type "ulid"
+                    text = rs.getString("id");               // "01ARYZ6S41TSV4RRFFQ69G5FAV"
+                    uuid = rs.getObject("uuid", UUID.class); // 01563df3-6481-d676-4c61-efb99302bd5b
+                    bytes = rs.getBytes("bytes");            // the 16 bytes
+                }
+            }
             // End of snippet.
-                    expectEqual("reading: getString gives the 26-character text", text, id);
-                    expectEqual("reading: getObject(UUID.class) on id::uuid", uuid,
-                        uuidOf(unb32(id)));
-                    expectEqual("reading: getBytes on id::bytea gives the 16 bytes", bytes, unb32(id));
+            expectEqual("reading: getString gives the 26-character text", text, id);
+            expectEqual("reading: getObject(UUID.class) on id::uuid", uuid, uuidOf(unb32(id)));
+            expectEqual("reading: getBytes on id::bytea gives the 16 bytes", bytes, unb32(id));
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM orders WHERE item = 'cake'")) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    Object raw = rs.getObject("id");
                     check("reading: getObject on the ulid column gives a PGobject of type ulid with the text",
                         raw instanceof PGobject && "ulid".equals(((PGobject) raw).getType())
                             && id.equals(((PGobject) raw).getValue()), raw == null ? null : raw.getClass());
@@ -335,27 +343,31 @@ public class UlidJdbcTest {
                 UUID.fromString("01563df3-6481-d676-4c61-efb99302bd5b"),
                 UUID.fromString("01563df3-6481-d676-4c61-efb99302bd5c"),
             };
-            String[] texts = {"01ARYZ6S41TSV4RRFFQ69G5FAV", "01ARYZ6S41TSV4RRFFQ69G5FAW"};
-            try (PreparedStatement byUuid = conn.prepareStatement("SELECT id FROM orders WHERE id = ANY(?) ORDER BY id");
-                    PreparedStatement byText = conn.prepareStatement("SELECT id FROM orders WHERE id = ANY(?) ORDER BY id")) {
-                byUuid.setArray(1, conn.createArrayOf("uuid", uuids));  // a uuid[] parameter
-                byText.setArray(1, conn.createArrayOf("ulid", texts));  // a ulid[] parameter
-            // End of snippet.
-                List<String> got = new ArrayList<>();
-                try (ResultSet rs = byUuid.executeQuery()) {
+            List<String> found = new ArrayList<>();
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM orders WHERE id = ANY(?) ORDER BY id")) {
+                ps.setArray(1, conn.createArrayOf("uuid", uuids)); // a uuid[] parameter
+                try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        got.add(rs.getString(1));
+                        found.add(rs.getString("id"));
                     }
                 }
-                expectEqual("arrays: = ANY(uuid[]) from createArrayOf(\"uuid\", UUID[])", got, want);
-                got.clear();
-                try (ResultSet rs = byText.executeQuery()) {
-                    while (rs.next()) {
-                        got.add(rs.getString(1));
-                    }
-                }
-                expectEqual("arrays: = ANY(ulid[]) from createArrayOf(\"ulid\", String[])", got, want);
             }
+            // End of snippet.
+            expectEqual("arrays: = ANY(uuid[]) from createArrayOf(\"uuid\", UUID[])", found, want);
+            found.clear();
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM orders WHERE id = ANY(?) ORDER BY id")) {
+                // docs/clients/java.md snippet: a ulid[] parameter.
+                String[] texts = {"01ARYZ6S41TSV4RRFFQ69G5FAV", "01ARYZ6S41TSV4RRFFQ69G5FAW"};
+                ps.setArray(1, conn.createArrayOf("ulid", texts)); // a ulid[] parameter
+                // End of snippet.
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(rs.getString("id"));
+                    }
+                }
+            }
+            expectEqual("arrays: = ANY(ulid[]) from createArrayOf(\"ulid\", String[])", found, want);
+            String[] texts = want.toArray(new String[0]);
             try (PreparedStatement ps = conn.prepareStatement("SELECT count(*) FROM orders WHERE id = ANY(?::ulid[])")) {
                 ps.setArray(1, conn.createArrayOf("text", texts));
                 try (ResultSet rs = ps.executeQuery()) {
@@ -466,6 +478,8 @@ public class UlidJdbcTest {
             Collections.sort(javaOrder);
             check("ordering: java.util.UUID.compareTo does not sort as ORDER BY id (signed comparison)",
                 !javaOrder.equals(uuids), "the same order");
+            check("ordering: UUID.compareTo puts ffffffff-ffff-ffff-ffff-ffffffffffff before the zero UUID",
+                new UUID(-1L, -1L).compareTo(new UUID(0L, 0L)) < 0, "it does not");
             List<Ulid> ulids = new ArrayList<>();
             for (String t : texts) {
                 ulids.add(Ulid.parse(t));
@@ -570,27 +584,70 @@ public class UlidJdbcTest {
         return oid;
     }
 
+    // The adapter, counting the values it reads in the binary format.
+    public static class CountingUlid extends Ulid {
+        static int binary = 0;
+
+        @Override
+        public void setByteValue(byte[] bytes, int offset) {
+            binary++;
+            super.setByteValue(bytes, offset);
+        }
+    }
+
     static void adapter(Random random, long oid) {
+        section("adapter: binary results", () -> {
+            try (Connection conn = connect("")) {
+                conn.unwrap(PGConnection.class).addDataType("ulid", CountingUlid.class);
+                List<String> got = new ArrayList<>();
+                try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM orders WHERE id = ?::ulid")) {
+                    for (int n = 1; n <= 8; n++) {
+                        ps.setString(1, "01ARYZ6S41TSV4RRFFQ69G5FAV");
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            Object value = rs.getObject(1);
+                            got.add(n + ":" + CountingUlid.binary + ":" + value);
+                        }
+                    }
+                }
+                List<String> want = new ArrayList<>();
+                for (int n = 1; n <= 8; n++) {
+                    want.add(n + ":" + Math.max(0, n - 5) + ":01ARYZ6S41TSV4RRFFQ69G5FAV");
+                }
+                expectEqual("adapter: registered, results come in the binary format from the 6th execution, read right",
+                    got, want);
+            }
+        });
         section("adapter", () -> {
             String id = "01ARYZ6S41TSV4RRFFQ69G5FAV";
             for (String extra : new String[] {"", "&binaryTransferEnable=" + oid}) {
                 String how = extra.isEmpty() ? "" : " (binaryTransferEnable too)";
                 try (Connection conn = connect(extra)) {
                     // docs/clients/java.md snippet: the adapter.
-                    Ulid.register(conn);
+                    Ulid.register(conn); // once per connection
+                    // End of snippet.
+                    // docs/clients/java.md snippet: using the adapter.
+                    Ulid order;
+                    try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM orders WHERE id = ?")) {
+                        ps.setObject(1, Ulid.parse("01ARYZ6S41TSV4RRFFQ69G5FAV")); // sent as the 16 bytes
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            order = rs.getObject("id", Ulid.class); // rs.getString("id") works too
+                        }
+                    }
+                    UUID uuid = order.toUuid();     // 01563df3-6481-d676-4c61-efb99302bd5b
+                    byte[] bytes = order.toBytes(); // the 16 bytes
+                    // End of snippet.
                     List<Ulid> found = new ArrayList<>();
                     try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM orders WHERE id = ?")) {
-                        for (int n = 1; n <= 8; n++) {  // binary from the 6th execution on
-                            ps.setObject(1, Ulid.parse("01ARYZ6S41TSV4RRFFQ69G5FAV"));
+                        for (int n = 1; n <= 8; n++) { // binary from the 6th execution on
+                            ps.setObject(1, Ulid.parse(id));
                             try (ResultSet rs = ps.executeQuery()) {
                                 rs.next();
                                 found.add(rs.getObject("id", Ulid.class));
                             }
                         }
                     }
-                    UUID uuid = found.get(7).toUuid();    // 01563df3-6481-d676-4c61-efb99302bd5b
-                    byte[] bytes = found.get(7).toBytes(); // the 16 bytes
-                    // End of snippet.
                     List<String> texts = new ArrayList<>();
                     for (Ulid u : found) {
                         texts.add(u.getValue());
