@@ -6,6 +6,8 @@
 // check; exits non-zero if any check failed.  The Java code blocks of
 // docs/clients/java.md appear verbatim here or in Ulid.java.
 
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.math.BigInteger;
 import java.sql.Array;
 import java.sql.Connection;
@@ -27,6 +29,7 @@ import java.util.UUID;
 
 import org.postgresql.PGConnection;
 import org.postgresql.PGStatement;
+import org.postgresql.copy.CopyManager;
 import org.postgresql.util.PGobject;
 
 public class UlidJdbcTest {
@@ -140,6 +143,7 @@ public class UlidJdbcTest {
             prepared(conn);
             ordering(conn, new Random(seed));
             roundTrips(conn, new Random(seed + 1));
+            copy(conn);
             errors(conn);
         }
         long oid = binaryTrap();
@@ -230,6 +234,17 @@ public class UlidJdbcTest {
                         ps.executeQuery();
                     }
                     // End of snippet.
+                });
+
+            try (Statement st = conn.createStatement()) {
+                st.execute("CREATE TABLE uuid_orders (id uuid PRIMARY KEY, item text)");
+            }
+            expectError("parameters: setString on a core uuid column is refused the same way (42883)", "42883",
+                "operator does not exist: uuid = character varying", () -> {
+                    try (PreparedStatement ps = conn.prepareStatement("SELECT item FROM uuid_orders WHERE id = ?")) {
+                        ps.setString(1, "01563df3-6481-d676-4c61-efb99302bd5b");
+                        ps.executeQuery();
+                    }
                 });
 
             // docs/clients/java.md snippet: Types.OTHER.
@@ -524,6 +539,21 @@ public class UlidJdbcTest {
             }
             check("round trips: 300 random values: text, lower-case text, uuid and bytes agree with the test's codec and Ulid",
                 bad == 0, bad + " wrong, first " + first);
+        });
+    }
+
+    static void copy(Connection conn) {
+        section("copy", () -> {
+            CopyManager copy = conn.unwrap(PGConnection.class).getCopyAPI();
+            try (Statement st = conn.createStatement()) {
+                st.execute("CREATE TABLE copied (id ulid, item text)");
+            }
+            long rows = copy.copyIn("COPY copied (id, item) FROM STDIN",
+                new StringReader("01ARYZ6S41TSV4RRFFQ69G5FAV\ttea\n01563df3-6481-d676-4c61-efb99302bd5c\tpie\n"));
+            StringWriter out = new StringWriter();
+            copy.copyOut("COPY (SELECT id, item FROM copied ORDER BY id) TO STDOUT", out);
+            expectEqual("copy: text COPY in (ULID and uuid text forms) and out with CopyManager", rows + "\n" + out,
+                "2\n01ARYZ6S41TSV4RRFFQ69G5FAV\ttea\n01ARYZ6S41TSV4RRFFQ69G5FAW\tpie\n");
         });
     }
 
