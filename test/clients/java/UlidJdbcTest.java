@@ -74,6 +74,7 @@ public class UlidJdbcTest {
             body.run();
             check(name, false, "no error");
         } catch (SQLException e) {
+            System.out.println(name + ": " + e.getMessage().replace("\n", " | "));
             check(name, sqlstate.equals(e.getSQLState()) && e.getMessage().contains(text),
                 "got " + e.getSQLState() + " " + e.getMessage());
         } catch (Exception e) {
@@ -224,6 +225,25 @@ public class UlidJdbcTest {
             }
             // End of snippet.
             expectEqual("parameters: setObject(UUID) finds the row", item, "cake");
+
+            try (Statement st = conn.createStatement()) {
+                st.execute("SET enable_seqscan = off");
+            }
+            try (PreparedStatement ps = conn.prepareStatement("EXPLAIN SELECT item FROM orders WHERE id = ?")) {
+                ps.setObject(1, orderId);
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        plan.append(rs.getString(1)).append(' ');
+                    }
+                }
+                check("parameters: a UUID parameter uses the primary key's index",
+                    plan.toString().contains("Index") && plan.toString().contains("orders_pkey"), plan);
+            } finally {
+                try (Statement st = conn.createStatement()) {
+                    st.execute("RESET enable_seqscan");
+                }
+            }
 
             String id = "01ARYZ6S41TSV4RRFFQ69G5FAV";
             expectError("parameters: setString without stringtype is refused (42883)", "42883",
