@@ -92,8 +92,14 @@ func (v *ulidValue) Set(src interface{}) error {
 }
 
 func (v *ulidValue) AssignTo(dst interface{}) error {
-	if s, ok := dst.(*string); ok && v.Status == pgtype.Present {
-		*s = ULID(v.Bytes).String()
+	switch d := dst.(type) {
+	case *string:
+		if v.Status == pgtype.Present {
+			*d = ULID(v.Bytes).String()
+			return nil
+		}
+	case *pgtype.UUID:
+		*d = v.UUID
 		return nil
 	}
 	return v.UUID.AssignTo(dst)
