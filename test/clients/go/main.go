@@ -234,6 +234,9 @@ func outOfTheBox(ctx context.Context, conn *pgx.Conn) error {
 	_, err = conn.CopyFrom(ctx, pgx.Identifier{"orders"}, []string{"id", "item"},
 		pgx.CopyFromRows([][]interface{}{{orderID.Bytes, "copied"}}))
 	expectError("out of the box: CopyFrom with a [16]byte id fails", err, "[16]uint8")
+	if err = copyFrom(ctx, conn, "out of the box: CopyFrom with a ULID id", ULID{4}, ULID{4}.String()); err != nil {
+		return err
+	}
 	if err = copyFrom(ctx, conn, "out of the box: CopyFrom with a pgtype.UUID id", pgtype.UUID{Bytes: [16]byte{3}, Status: pgtype.Present}, ULID{3}.String()); err != nil {
 		return err
 	}
@@ -469,6 +472,11 @@ func registered(ctx context.Context, conn *pgx.Conn) error {
 		return err
 	}
 	expectEqual("registered, simple protocol: a ULID parameter", stext, text)
+	err = conn.QueryRow(ctx, "SELECT id FROM orders WHERE id = $1", pgx.QuerySimpleProtocol(true), text).Scan(&pu)
+	expectError("registered, simple protocol: scanning into pgtype.UUID still fails (its own text decoder reads the text)",
+		err, "invalid length for UUID: 26")
+	_, err = conn.Exec(ctx, "SELECT id FROM orders WHERE id = $1", pgx.QuerySimpleProtocol(true), raw)
+	expectError("registered, simple protocol: a [16]byte parameter still fails", err, "Cannot encode [16]uint8 in simple protocol")
 
 	// CopyFrom sends binary, for which pgx needs the type: [16]byte works now.
 	err = copyFrom(ctx, conn, "registered: CopyFrom with a [16]byte id", [16]byte{2}, ULID{2}.String())
@@ -507,20 +515,20 @@ func prepared(ctx context.Context, conn *pgx.Conn, r *rand.Rand, registeredConn 
 	if registeredConn {
 		label = "prepared, registered"
 	}
-	var want []ULID
+	var ids []ULID
 	for i := 0; i < 12; i++ {
 		u := randomULID(r)
 		if _, err := conn.Exec(ctx, "INSERT INTO orders (id, item) VALUES ($1, $2)", u, label+u.String()); err != nil {
 			return err
 		}
-		want = append(want, u)
+		ids = append(ids, u)
 	}
 	// docs/clients/go.md snippet: prepared statement.
 	sd, err := conn.Prepare(ctx, "order_item", "SELECT item FROM orders WHERE id = $1")
 	if err != nil {
 		return err
 	}
-	for _, id := range want {
+	for _, id := range ids {
 		var item string
 		err = conn.QueryRow(ctx, "order_item", id).Scan(&item)
 		// End of docs/clients/go.md snippet.
@@ -537,7 +545,7 @@ func prepared(ctx context.Context, conn *pgx.Conn, r *rand.Rand, registeredConn 
 	}
 	expectEqual(label+": the statement's parameter is typed ulid", sd.ParamOIDs, []uint32{oid})
 	check(label+": 12 executions with a ULID each find their row", true, "")
-	for i, id := range want {
+	for i, id := range ids {
 		var item string
 		var arg interface{} = id.String()
 		if i%2 == 1 {
@@ -552,9 +560,9 @@ func prepared(ctx context.Context, conn *pgx.Conn, r *rand.Rand, registeredConn 
 	}
 	check(label+": 12 more executions, with strings and pgtype.UUID, find their rows", true, "")
 	var item string
-	err = conn.QueryRow(ctx, "order_item", [16]byte(want[0])).Scan(&item)
+	err = conn.QueryRow(ctx, "order_item", [16]byte(ids[0])).Scan(&item)
 	if registeredConn {
-		check(label+": a [16]byte argument", err == nil && item == label+want[0].String(), "got %q, %v", item, err)
+		check(label+": a [16]byte argument", err == nil && item == label+ids[0].String(), "got %q, %v", item, err)
 	} else {
 		expectError(label+": a [16]byte argument fails as without Prepare", err, "Cannot encode [16]uint8 into oid")
 	}
@@ -616,12 +624,10 @@ func badInput(ctx context.Context, conn *pgx.Conn) error {
 	// docs/clients/go.md snippet: errors.
 	_, err := conn.Exec(ctx, "SELECT item FROM orders WHERE id = $1", "01ARYZ6S41TSV4RRFFQ69G5FAU")
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "22P02" {
-		// invalid input syntax for type ulid: "01ARYZ6S41TSV4RRFFQ69G5FAU"
-	}
+	invalid := errors.As(err, &pgErr) && pgErr.Code == "22P02" // invalid input syntax for type ulid
 	// End of docs/clients/go.md snippet.
 	check("errors: an invalid string parameter is a *pgconn.PgError with Code 22P02",
-		pgErr != nil && pgErr.Code == "22P02" && strings.Contains(pgErr.Message, "invalid input syntax for type ulid"),
+		invalid && strings.Contains(pgErr.Message, `invalid input syntax for type ulid: "01ARYZ6S41TSV4RRFFQ69G5FAU"`),
 		"got %T %v", err, err)
 	_, err = conn.Exec(ctx, "SELECT 'nope'::ulid", pgx.QuerySimpleProtocol(true))
 	check("errors: the same through the simple protocol", errors.As(err, &pgErr) && pgErr.Code == "22P02", "got %v", err)
@@ -632,6 +638,32 @@ func badInput(ctx context.Context, conn *pgx.Conn) error {
 	check("errors: comparing with a text-typed parameter: operator does not exist: ulid = text (42883)",
 		errors.As(err, &pgErr) && pgErr.Code == "42883" && strings.Contains(pgErr.Message, "operator does not exist: ulid = text"),
 		"got %v", err)
+	return nil
+}
+
+// Registering plain pgtype.UUID for the oid, as pgx's docs suggest for other
+// types: bytes work, but strings then read and write the uuid form.
+func plainUUID(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, "")
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var oid uint32
+	if err = conn.QueryRow(ctx, "SELECT 'ulid'::regtype::oid").Scan(&oid); err != nil {
+		return err
+	}
+	conn.ConnInfo().RegisterDataType(pgtype.DataType{Value: &pgtype.UUID{}, Name: "ulid", OID: oid})
+	var raw [16]byte
+	var text string
+	err = conn.QueryRow(ctx, "SELECT $1::ulid, $1::ulid", known[0][0]).Scan(&raw, &text)
+	if err != nil {
+		return err
+	}
+	check("plain pgtype.UUID registered: [16]byte scans", uuidTextOf(raw[:]) == known[0][1], "got %x", raw)
+	expectEqual("plain pgtype.UUID registered: a string scan now gives the uuid form, not the 26 characters", text, known[0][1])
+	err = conn.QueryRow(ctx, "SELECT $1::ulid", pgx.QuerySimpleProtocol(true), known[0][0]).Scan(&raw)
+	expectError("plain pgtype.UUID registered, simple protocol: [16]byte scans fail", err, "invalid length for UUID: 26")
 	return nil
 }
 
@@ -692,6 +724,7 @@ func main() {
 	run("prepared, registered", prepared(ctx, conn2, r, true))
 	run("ordering", ordering(ctx, conn2, r))
 	run("pgxpool", pool(ctx))
+	run("plain pgtype.UUID", plainUUID(ctx))
 	run("cleanup", func() error { _, err := conn.Exec(ctx, "DROP TABLE orders"); return err }())
 	conn.Close(ctx)
 	conn2.Close(ctx)
