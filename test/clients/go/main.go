@@ -483,6 +483,11 @@ func registered(ctx context.Context, conn *pgx.Conn) error {
 	if err != nil {
 		return err
 	}
+	_, err = conn.CopyFrom(ctx, pgx.Identifier{"orders"}, []string{"id", "item"},
+		pgx.CopyFromRows([][]interface{}{{text[:25] + "0", "copied"}}))
+	var pgErr *pgconn.PgError
+	check("registered: CopyFrom still sends a string id as raw bytes: 22P03",
+		errors.As(err, &pgErr) && pgErr.Code == "22P03", "got %v", err)
 	var oid uint32
 	if err = conn.QueryRow(ctx, "SELECT 'ulid'::regtype::oid").Scan(&oid); err != nil {
 		return err
@@ -524,26 +529,37 @@ func prepared(ctx context.Context, conn *pgx.Conn, r *rand.Rand, registeredConn 
 		ids = append(ids, u)
 	}
 	// docs/clients/go.md snippet: prepared statement.
-	sd, err := conn.Prepare(ctx, "order_item", "SELECT item FROM orders WHERE id = $1")
+	_, err := conn.Prepare(ctx, "order_item", "SELECT item FROM orders WHERE id = $1")
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		var item string
-		err = conn.QueryRow(ctx, "order_item", id).Scan(&item)
-		// End of docs/clients/go.md snippet.
-		if err != nil {
+	items := make([]string, len(ids))
+	for i, id := range ids {
+		if err := conn.QueryRow(ctx, "order_item", id).Scan(&items[i]); err != nil {
 			return err
 		}
-		if item != label+id.String() {
-			return fmt.Errorf("%s: %s gave %q", label, id, item)
+	}
+	// End of docs/clients/go.md snippet.
+	for i, id := range ids {
+		if items[i] != label+id.String() {
+			return fmt.Errorf("%s: %s gave %q", label, id, items[i])
 		}
+	}
+	sd, err := conn.Prepare(ctx, "order_item", "SELECT item FROM orders WHERE id = $1") // the same, described
+	if err != nil {
+		return err
 	}
 	var oid uint32
 	if err = conn.QueryRow(ctx, "SELECT 'ulid'::regtype::oid").Scan(&oid); err != nil {
 		return err
 	}
 	expectEqual(label+": the statement's parameter is typed ulid", sd.ParamOIDs, []uint32{oid})
+	var named int
+	err = conn.QueryRow(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE name = 'order_item'").Scan(&named)
+	if err != nil {
+		return err
+	}
+	expectEqual(label+": the statement is prepared on the server", named, 1)
 	check(label+": 12 executions with a ULID each find their row", true, "")
 	for i, id := range ids {
 		var item string
