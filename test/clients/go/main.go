@@ -683,6 +683,51 @@ func plainUUID(ctx context.Context) error {
 	return nil
 }
 
+// The same values under each way pgx v4 runs a query: named prepared
+// statements (the default), the anonymous statement (describe; no cache) and
+// the simple protocol, each with and without RegisterULID.
+func execModes(ctx context.Context) error {
+	want, _ := ParseULID(known[0][0])
+	for _, settings := range []string{"statement_cache_mode=prepare", "statement_cache_mode=describe",
+		"statement_cache_capacity=0", "prefer_simple_protocol=true"} {
+		for _, register := range []bool{false, true} {
+			config, err := pgx.ParseConfig(settings)
+			if err != nil {
+				return err
+			}
+			conn, err := pgx.ConnectConfig(ctx, config)
+			if err != nil {
+				return err
+			}
+			if register {
+				err = RegisterULID(ctx, conn)
+			}
+			var fromText, fromUUID ULID
+			var text, uuidText string
+			if err == nil {
+				err = conn.QueryRow(ctx, "SELECT $1::ulid, $1::ulid::text", known[0][0]).Scan(&fromText, &text)
+			}
+			if err == nil {
+				err = conn.QueryRow(ctx, "SELECT $1::ulid, $1::ulid::uuid::text",
+					pgtype.UUID{Bytes: want, Status: pgtype.Present}).Scan(&fromUUID, &uuidText)
+			}
+			var raw [16]byte
+			var rawErr error
+			if register {
+				rawErr = conn.QueryRow(ctx, "SELECT $1::ulid", want).Scan(&raw)
+			}
+			conn.Close(ctx)
+			what := fmt.Sprintf("%s, registered %v: string and pgtype.UUID parameters, ULID and string results", settings, register)
+			check(what, err == nil && fromText == want && text == known[0][0] && fromUUID == want && uuidText == known[0][1],
+				"got %v %q %v %q, %v", fromText, text, fromUUID, uuidText, err)
+			if register {
+				check(settings+", registered: a [16]byte result", rawErr == nil && raw == want, "got %x, %v", raw, rawErr)
+			}
+		}
+	}
+	return nil
+}
+
 func pool(ctx context.Context) error {
 	// docs/clients/go.md snippet: pgxpool.
 	config, err := pgxpool.ParseConfig("")
@@ -740,6 +785,7 @@ func main() {
 	run("prepared, registered", prepared(ctx, conn2, r, true))
 	run("ordering", ordering(ctx, conn2, r))
 	run("pgxpool", pool(ctx))
+	run("exec modes", execModes(ctx))
 	run("plain pgtype.UUID", plainUUID(ctx))
 	run("cleanup", func() error { _, err := conn.Exec(ctx, "DROP TABLE orders"); return err }())
 	conn.Close(ctx)
