@@ -13,6 +13,7 @@ use std::process::exit;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio_postgres::binary_copy::BinaryCopyInWriter;
+use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls};
 
 // --- docs/clients/rust.md: the adapter ------------------------------------
@@ -357,6 +358,10 @@ async fn text_and_uuid_recipes(c: &mut Checks, client: &Client) -> Res<()> {
         .collect();
     c.check("WHERE id = $1::uuid uses the primary key index", plan.join(" ").contains("orders_pkey"), &plan.join(" | "));
 
+    let bytes: &[u8] = &order_id.as_bytes()[..];
+    let row = client.query_one("SELECT id::bytea, item FROM orders WHERE id = $1::bytea::ulid", &[&bytes]).await?;
+    c.equal("&[u8] parameter through $1::bytea::ulid, read back as id::bytea", row.get::<_, &[u8]>(0), bytes);
+
     let id: Ulid = text.parse()?;
     let row = client.query_one("SELECT item FROM orders WHERE id = $1", &[&id]).await?;
     c.equal("Ulid parameter for a ulid column", row.get::<_, &str>(0), "coffee");
@@ -474,6 +479,11 @@ async fn copy_in(c: &mut Checks, client: &Client) -> Res<()> {
 }
 
 async fn errors(c: &mut Checks, client: &Client) -> Res<()> {
+    // --- docs/clients/rust.md: invalid text
+    let err = client.query_one("SELECT $1::text::ulid", &[&"not-a-ulid"]).await.unwrap_err();
+    let invalid = err.code() == Some(&SqlState::INVALID_TEXT_REPRESENTATION); // 22P02
+    // --- end
+    c.check("invalid text: the error's code is SqlState::INVALID_TEXT_REPRESENTATION", invalid, &err.to_string());
     for bad in ["not-a-ulid", "01ARYZ6S41TSV4RRFFQ69G5FA", "81ARYZ6S41TSV4RRFFQ69G5FAV", "01ARYZ6S41TSV4RRFFQ69G5FAU"] {
         let r = client.query_one("SELECT $1::text::ulid", &[&bad]).await.map(|_| ());
         c.sqlstate(&format!("invalid text {:?} gives SQLSTATE 22P02", bad), r, "22P02");
@@ -520,6 +530,31 @@ async fn run(c: &mut Checks) -> Res<()> {
     let r = errors(c, &client).await;
     c.group("errors", r);
     client.batch_execute("DROP TABLE orders, orders_copy").await?;
+    if env::var("ULID_RUST_BENCH").is_ok() {
+        bench(&client).await?;
+    }
+    Ok(())
+}
+
+/// ULID_RUST_BENCH=1: how long reading 100,000 ids takes as Ulid, as String
+/// (id::text) and as uuid::Uuid (id::uuid); the best of 5, as diagnostics.
+async fn bench(client: &Client) -> Res<()> {
+    client.batch_execute("CREATE TEMP TABLE bench AS SELECT gen_ulid() AS id FROM generate_series(1, 100000)").await?;
+    for (what, sql) in [("Ulid", "SELECT id FROM bench"), ("String", "SELECT id::text FROM bench"), ("uuid::Uuid", "SELECT id::uuid FROM bench")] {
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let start = std::time::Instant::now();
+            let rows = client.query(sql, &[]).await?;
+            let n = match what {
+                "Ulid" => rows.iter().map(|r| r.get::<_, Ulid>(0).0[15] as usize).sum::<usize>(),
+                "String" => rows.iter().map(|r| r.get::<_, String>(0).len()).sum(),
+                _ => rows.iter().map(|r| r.get::<_, uuid::Uuid>(0).as_bytes()[15] as usize).sum(),
+            };
+            best = best.min(start.elapsed().as_secs_f64());
+            assert!(n > 0);
+        }
+        println!("# bench: 100,000 ids as {}: {:.1} ms", what, best * 1000.0);
+    }
     Ok(())
 }
 
