@@ -12,9 +12,10 @@ use std::fmt::Debug;
 use std::process::exit;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio_postgres::binary_copy::BinaryCopyInWriter;
+use futures_util::{pin_mut, TryStreamExt};
+use tokio_postgres::binary_copy::{BinaryCopyInWriter, BinaryCopyOutStream};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{Client, NoTls, SimpleQueryMessage};
 
 // --- docs/clients/rust.md: the adapter ------------------------------------
 use std::error::Error;
@@ -495,6 +496,22 @@ async fn text_and_uuid_recipes(c: &mut Checks, client: &Client) -> Res<()> {
         )
         .await?;
 
+    let messages = client
+        .simple_query("SELECT id FROM orders WHERE item = 'coffee'")
+        .await?;
+    let texts: Vec<Option<String>> = messages
+        .iter()
+        .filter_map(|m| match m {
+            SimpleQueryMessage::Row(row) => Some(row.get(0).map(String::from)),
+            _ => None,
+        })
+        .collect();
+    c.equal(
+        "simple_query (the text protocol) returns the text form",
+        texts,
+        vec![Some(text.to_string())],
+    );
+
     // --- docs/clients/rust.md: text without the adapter
     let row = client
         .query_one(
@@ -742,8 +759,8 @@ async fn prepared_and_ordering(c: &mut Checks, client: &Client, rng: &mut Rng) -
     Ok(())
 }
 
-async fn copy_in(c: &mut Checks, client: &Client) -> Res<()> {
-    let rows: Vec<(Ulid, String)> = client
+async fn copy_both_ways(c: &mut Checks, client: &Client) -> Res<()> {
+    let want: Vec<(Ulid, String)> = client
         .query("SELECT id, item FROM orders ORDER BY id", &[])
         .await?
         .iter()
@@ -751,30 +768,39 @@ async fn copy_in(c: &mut Checks, client: &Client) -> Res<()> {
         .collect();
     // --- docs/clients/rust.md: binary COPY
     let ulid_type = client.prepare("SELECT $1::ulid").await?.params()[0].clone();
+    let types = [ulid_type, Type::TEXT];
+
+    let stream = client
+        .copy_out("COPY (SELECT id, item FROM orders ORDER BY id) TO STDOUT (FORMAT binary)")
+        .await?;
+    let stream = BinaryCopyOutStream::new(stream, &types);
+    pin_mut!(stream);
+    let mut rows: Vec<(Ulid, String)> = Vec::new();
+    while let Some(row) = stream.try_next().await? {
+        rows.push((row.get(0), row.get(1)));
+    }
+
     let sink = client
         .copy_in("COPY orders_copy (id, item) FROM STDIN (FORMAT binary)")
         .await?;
-    let mut writer = Box::pin(BinaryCopyInWriter::new(sink, &[ulid_type, Type::TEXT]));
+    let writer = BinaryCopyInWriter::new(sink, &types);
+    pin_mut!(writer);
     for (id, item) in &rows {
         writer.as_mut().write(&[id, item]).await?;
     }
-    writer.as_mut().finish().await?;
+    writer.finish().await?;
     // --- end
+    c.equal("binary COPY TO STDOUT read as Ulid values", &rows, &want);
     let copied: Vec<(Ulid, String)> = client
         .query("SELECT id, item FROM orders_copy ORDER BY id", &[])
         .await?
         .iter()
         .map(|r| (r.get(0), r.get(1)))
         .collect();
-    c.equal(
-        "binary COPY FROM STDIN with Ulid values",
-        copied.len(),
-        rows.len(),
-    );
     c.check(
-        "... the copied rows equal the source rows",
-        copied == rows,
-        "rows differ",
+        "binary COPY FROM STDIN with Ulid values: the copied rows equal the source rows",
+        copied == want && !copied.is_empty(),
+        &format!("{} rows copied, {} in the source", copied.len(), want.len()),
     );
     Ok(())
 }
@@ -785,8 +811,8 @@ async fn errors(c: &mut Checks, client: &Client) -> Res<()> {
         .query_one("SELECT $1::text::ulid", &[&"not-a-ulid"])
         .await
         .unwrap_err();
-    let invalid = err.code() == Some(&SqlState::INVALID_TEXT_REPRESENTATION); // 22P02
-                                                                              // --- end
+    let invalid = err.code() == Some(&SqlState::INVALID_TEXT_REPRESENTATION);
+    // --- end
     c.check(
         "invalid text: the error's code is SqlState::INVALID_TEXT_REPRESENTATION",
         invalid,
@@ -861,7 +887,7 @@ async fn run(c: &mut Checks) -> Res<()> {
     c.group("arrays", r);
     let r = prepared_and_ordering(c, &client, &mut rng).await;
     c.group("prepared statement and ordering", r);
-    let r = copy_in(c, &client).await;
+    let r = copy_both_ways(c, &client).await;
     c.group("binary COPY", r);
     let r = errors(c, &client).await;
     c.group("errors", r);
