@@ -843,7 +843,17 @@ async fn errors(c: &mut Checks, client: &Client) -> Res<()> {
         .query_one("SELECT $1::ulid", &[&WrongLength(vec![1; 15])])
         .await
         .map(|_| ());
+    let message = r
+        .as_ref()
+        .err()
+        .and_then(|e| e.as_db_error())
+        .map(|d| d.message().to_string());
     c.sqlstate("a binary ulid of 15 bytes gives SQLSTATE 22P03", r, "22P03");
+    c.equal(
+        "... invalid length in external \"ulid\" value",
+        message.as_deref(),
+        Some("invalid length in external \"ulid\" value"),
+    );
     let r = client
         .query_one("SELECT $1::ulid", &[&WrongLength(vec![1; 17])])
         .await
