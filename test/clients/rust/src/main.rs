@@ -23,11 +23,19 @@ use std::fmt;
 use std::str::FromStr;
 
 use bytes::BytesMut;
-use tokio_postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
+use tokio_postgres::types::{to_sql_checked, FromSql, IsNull, Kind, ToSql, Type};
 
 /// A ULID as its 16 bytes, sent and received in the binary format of `ulid`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ulid(pub [u8; 16]);
+
+/// The `ulid` type, found by name (its oid differs between databases), or a domain over it.
+fn is_ulid(ty: &Type) -> bool {
+    match ty.kind() {
+        Kind::Domain(base) => is_ulid(base),
+        _ => ty.name() == "ulid",
+    }
+}
 
 impl ToSql for Ulid {
     fn to_sql(&self, _: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
@@ -36,7 +44,7 @@ impl ToSql for Ulid {
     }
 
     fn accepts(ty: &Type) -> bool {
-        ty.name() == "ulid"
+        is_ulid(ty)
     }
 
     to_sql_checked!();
@@ -51,7 +59,7 @@ impl<'a> FromSql<'a> for Ulid {
     }
 
     fn accepts(ty: &Type) -> bool {
-        ty.name() == "ulid"
+        is_ulid(ty)
     }
 }
 
@@ -250,7 +258,7 @@ impl ToSql for WrongLength {
     }
 
     fn accepts(ty: &Type) -> bool {
-        ty.name() == "ulid"
+        is_ulid(ty)
     }
 
     to_sql_checked!();
@@ -805,6 +813,46 @@ async fn copy_both_ways(c: &mut Checks, client: &Client) -> Res<()> {
     Ok(())
 }
 
+async fn domain(c: &mut Checks, client: &Client) -> Res<()> {
+    client
+        .batch_execute(
+            "DROP DOMAIN IF EXISTS order_id CASCADE;
+             CREATE DOMAIN order_id AS ulid NOT NULL;
+             CREATE TABLE orders_domain (id order_id PRIMARY KEY)",
+        )
+        .await?;
+    let id: Ulid = "01ARYZ6S41TSV4RRFFQ69G5FAV".parse()?;
+    client
+        .execute("INSERT INTO orders_domain VALUES ($1)", &[&id])
+        .await?;
+    let stmt = client
+        .prepare("INSERT INTO orders_domain VALUES ($1)")
+        .await?;
+    c.equal(
+        "a parameter for a domain over ulid is typed with the domain",
+        stmt.params()[0].name(),
+        "order_id",
+    );
+    let row = client
+        .query_one("SELECT id FROM orders_domain WHERE id = $1", &[&id])
+        .await?;
+    c.equal(
+        "Ulid into and out of a column of a domain over ulid",
+        row.get::<_, Ulid>(0),
+        id,
+    );
+    let row = client.query_one("SELECT $1::order_id", &[&id]).await?;
+    c.equal(
+        "Ulid as a domain-typed parameter",
+        row.get::<_, Ulid>(0),
+        id,
+    );
+    client
+        .batch_execute("DROP TABLE orders_domain; DROP DOMAIN order_id")
+        .await?;
+    Ok(())
+}
+
 async fn errors(c: &mut Checks, client: &Client) -> Res<()> {
     // --- docs/clients/rust.md: invalid text
     let err = client
@@ -899,6 +947,8 @@ async fn run(c: &mut Checks) -> Res<()> {
     c.group("prepared statement and ordering", r);
     let r = copy_both_ways(c, &client).await;
     c.group("binary COPY", r);
+    let r = domain(c, &client).await;
+    c.group("a domain over ulid", r);
     let r = errors(c, &client).await;
     c.group("errors", r);
     client
