@@ -553,6 +553,8 @@ async fn text_and_uuid_recipes(c: &mut Checks, client: &Client) -> Res<()> {
     );
     c.equal("... the row found", row.get::<_, &str>(1), "coffee");
 
+    // Whether the index can serve it, whatever the table's size.
+    client.batch_execute("SET enable_seqscan = off").await?;
     let plan: Vec<String> = client
         .query(
             "EXPLAIN (COSTS OFF) SELECT item FROM orders WHERE id = $1::uuid",
@@ -563,10 +565,11 @@ async fn text_and_uuid_recipes(c: &mut Checks, client: &Client) -> Res<()> {
         .map(|r| r.get(0))
         .collect();
     c.check(
-        "WHERE id = $1::uuid uses the primary key index",
+        "WHERE id = $1::uuid can use the primary key index",
         plan.join(" ").contains("orders_pkey"),
         &plan.join(" | "),
     );
+    client.batch_execute("RESET enable_seqscan").await?;
 
     let bytes: &[u8] = &order_id.as_bytes()[..];
     let row = client
