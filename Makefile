@@ -32,10 +32,10 @@ ifeq ($(shell test $(VERSION_NUM) -ge 190000 && echo yes),yes)
 REGRESS += bytea_uuid copy_options plans repack stats_restore
 endif
 
-ulid.o: ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_random.h
+ulid.o: ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_packed.h ulid_random.h
 
 # Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
-test/unit: test/unit.c ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_random.h
+test/unit: test/unit.c ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_packed.h ulid_random.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -o $@ $<
 unitcheck: test/unit
 	test/unit

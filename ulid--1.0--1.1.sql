@@ -892,3 +892,10 @@ COMMENT ON FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange) IS '
 COMMENT ON FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid) IS 'implementation of @> operator';
 COMMENT ON OPERATOR <@ (ulid, pg_catalog.tstzrange) IS 'ulid''s time is contained by';
 COMMENT ON OPERATOR @> (pg_catalog.tstzrange, ulid) IS 'contains ulid''s time';
+
+-- gen_ulid(): the values of one session in one millisecond ascend by random
+-- increments (the C function changed with the library; see ulid_packed.h).
+COMMENT ON FUNCTION gen_ulid() IS
+'a new ulid: the current time and 80 cryptographically random bits, ascending by random increments within a millisecond in one session';
+COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
+'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits, ascending by random increments within a millisecond in one session';

@@ -972,7 +972,7 @@ AS 'MODULE_PATHNAME', 'gen_ulid'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid() IS
-'a new ulid: the current time and 80 cryptographically random bits';
+'a new ulid: the current time and 80 cryptographically random bits, ascending by random increments within a millisecond in one session';
 
 CREATE FUNCTION gen_ulid(pg_catalog.timestamptz)
 RETURNS ulid
@@ -980,7 +980,7 @@ AS 'MODULE_PATHNAME', 'gen_ulid'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
-'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits';
+'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits, ascending by random increments within a millisecond in one session';
 
 -- PARALLEL RESTRICTED: without preloading, the last value lives in the
 -- backend, and a parallel worker would continue from its own state, not the

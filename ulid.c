@@ -96,6 +96,7 @@
 #include "ulid_random.h"
 #include "ulid_layout.h"
 #include "ulid_monotonic.h"
+#include "ulid_packed.h"
 #include "ulid_uuidtext.h"
 
 #ifdef PG_MODULE_MAGIC_EXT
@@ -2646,32 +2647,62 @@ current_ulid_ms(void)
 }
 
 /*
- * The current time, or the one given as the first argument (the
- * timestamptz forms of the generators), followed by 80 fresh random bits.
+ * The millisecond of a new ULID: the current time, or the one given as the
+ * first argument (the timestamptz forms of the generators).
  */
+static inline uint64
+new_ulid_ms(FunctionCallInfo fcinfo)
+{
+	return PG_NARGS() > 0 ?
+		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
+}
+
+/* A new ULID of the millisecond new_ulid_ms() gives and 80 fresh random bits. */
 static inline Ulid *
 new_random_ulid(FunctionCallInfo fcinfo)
 {
-	uint64		ms = PG_NARGS() > 0 ?
-		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
 	Ulid	   *result = palloc(sizeof(Ulid));
 
-	ulid_set_time(result->data, ms);
+	ulid_set_time(result->data, new_ulid_ms(fcinfo));
 	take_random(result->data + ULID_TIME_BYTES);
 	return result;
 }
 
-/* A new ULID: gen_ulid() and gen_ulid(timestamptz). */
+/*
+ * gen_ulid()'s last value in this process, for ulid_packed.h's step.  pid
+ * says whose it is: a process forked after a call starts afresh.
+ */
+static struct
+{
+	pid_t		pid;
+	uint8		last[ULID_LEN];
+}			packed_state;
+
+/*
+ * A new ULID: gen_ulid() and gen_ulid(timestamptz).  Within one millisecond
+ * the values of this process ascend by random increments (ulid_packed.h says
+ * why and exactly how); the first of each millisecond is 80 random bits.
+ */
 PG_FUNCTION_INFO_V1(gen_ulid);
 Datum
 gen_ulid(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_ULID_P(new_random_ulid(fcinfo));
+	uint64		ms = new_ulid_ms(fcinfo);
+	uint8		random[ULID_RANDOM_BYTES];
+	Ulid	   *result = palloc(sizeof(Ulid));
+
+	take_random(random);
+	(void) ulid_packed_step(packed_state.last, packed_state.pid == MyProcPid,
+							ms, random, result->data);
+	packed_state.pid = MyProcPid;
+	PG_RETURN_ULID_P(result);
 }
 
 /*
- * A new UUIDv7-shaped ULID: as gen_ulid(), with the version and variant bits
- * written over 6 of the 80 random ones (ulid_layout.h has the shape).
+ * A new UUIDv7-shaped ULID: the time and 80 fresh random bits, with the
+ * version and variant bits written over 6 of them (ulid_layout.h has the
+ * shape).  Each value is drawn independently: gen_ulid()'s ascending step
+ * is not applied to this shape.
  */
 PG_FUNCTION_INFO_V1(gen_ulid_v7);
 Datum

@@ -3,8 +3,8 @@
  *		Unit tests for the server-free headers: the byte layout and the
  *		distance (ulid_layout.h), the Crockford Base32 codec (ulid_base32.h),
  *		the UUID text form on input (ulid_uuidtext.h), the monotonic step in both
- *		shapes (ulid_monotonic.h) and the random pool
- *		(ulid_random.h).
+ *		shapes (ulid_monotonic.h), gen_ulid()'s packed step (ulid_packed.h) and
+ *		the random pool (ulid_random.h).
  *
  * Self-contained C99, no framework and no PostgreSQL headers; `make
  * unitcheck` builds and runs it.
@@ -30,6 +30,7 @@
 #include "../ulid_base32.h"
 #include "../ulid_uuidtext.h"
 #include "../ulid_monotonic.h"
+#include "../ulid_packed.h"
 #include "../ulid_random.h"
 
 #define lengthof(array) (sizeof(array) / sizeof((array)[0]))
@@ -1614,6 +1615,203 @@ static const function_case step_v7_functions[] = {
 	{"interleaved with the plain step, each sequence increases alone", test_step_shapes_interleaved},
 };
 
+/* ------------------------------------------------ gen_ulid()'s packed step */
+
+/*
+ * One call of ulid_packed_step(): the state before, the clock and the fresh
+ * random bytes; whether the value is last plus an increment, and the value.
+ * The increment comes from the first 8 fresh bytes: (r >> 1) + 1.
+ */
+typedef struct packed_case
+{
+	const char *name;
+	bool		have_last;
+	uint64_t	last_ms;
+	uint8_t		last_random[ULID_RANDOM_BYTES];
+	uint64_t	now_ms;
+	uint8_t		random[ULID_RANDOM_BYTES];
+	bool		incremented;
+	uint8_t		next_random[ULID_RANDOM_BYTES];	/* the time is always now_ms */
+} packed_case;
+
+#define INC_ONE		{0, 0, 0, 0, 0, 0, 0, 1, 0xEE, 0xEE}	/* r = 1: increment 1 */
+#define INC_MAX		{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEE, 0xEE}	/* 2^63 */
+
+static const packed_case packed_cases[] = {
+	{.name = "first call: the fresh bytes, whatever last holds",
+		.have_last = false, .last_ms = 5000, .last_random = ZEROS,
+		.now_ms = 5000, .random = FRESH,
+	.incremented = false, .next_random = FRESH},
+	{.name = "another millisecond, ahead: the fresh bytes",
+		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
+		.now_ms = 5001, .random = FRESH,
+	.incremented = false, .next_random = FRESH},
+	{.name = "clock behind: its own millisecond and the fresh bytes, not last's time",
+		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
+		.now_ms = 4999, .random = FRESH,
+	.incremented = false, .next_random = FRESH},
+	{.name = "same ms: last plus the increment 1 (r = 0 and r = 1 both give 1)",
+		.have_last = true, .last_ms = 5000,
+		.last_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x05},
+		.now_ms = 5000, .random = INC_ONE,
+		.incremented = true,
+	.next_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x06}},
+	{.name = "same ms: the largest increment, 2^63",
+		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
+		.now_ms = 5000, .random = INC_MAX,
+	.incremented = true, .next_random = {[2] = 0x80}},
+	{.name = "same ms: FRESH's increment, 0x50D961EA72FB038C + 1",
+		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
+		.now_ms = 5000, .random = FRESH,
+		.incremented = true,
+	.next_random = {0, 0, 0x50, 0xD9, 0x61, 0xEA, 0x72, 0xFB, 0x03, 0x8D}},
+	{.name = "same ms: the low 64 bits carry into the high 16",
+		.have_last = true, .last_ms = 777,
+		.last_random = {0x12, 0x34, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		.now_ms = 777, .random = INC_ONE,
+	.incremented = true, .next_random = {0x12, 0x35}},
+	{.name = "same ms: the sum is the largest 80 bits, still an increment",
+		.have_last = true, .last_ms = 777,
+		.last_random = {0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		.now_ms = 777, .random = INC_MAX,
+	.incremented = true, .next_random = ONES},
+	{.name = "same ms: one more would pass 80 bits: the fresh bytes",
+		.have_last = true, .last_ms = 777,
+		.last_random = {0xFF, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0},
+		.now_ms = 777, .random = INC_MAX,
+	.incremented = false, .next_random = INC_MAX},
+	{.name = "same ms, random part all ones: the fresh bytes, same millisecond",
+		.have_last = true, .last_ms = 777, .last_random = ONES,
+		.now_ms = 777, .random = INC_ONE,
+	.incremented = false, .next_random = INC_ONE},
+	{.name = "same ms at the last millisecond: an increment as any other",
+		.have_last = true, .last_ms = ULID_TIME_MAX, .last_random = ZEROS,
+		.now_ms = ULID_TIME_MAX, .random = INC_ONE,
+	.incremented = true, .next_random = {[9] = 0x01}},
+	{.name = "same ms at time zero",
+		.have_last = true, .last_ms = 0, .last_random = {[9] = 0x07},
+		.now_ms = 0, .random = INC_ONE,
+	.incremented = true, .next_random = {[9] = 0x08}},
+};
+
+static void
+check_packed(const packed_case *c)
+{
+	uint8_t		last[ULID_LEN];
+	uint8_t		next[ULID_LEN];
+	uint8_t		expect[ULID_LEN];
+	bool		incremented;
+
+	make_ulid(last, c->last_ms, c->last_random);
+	make_ulid(expect, c->now_ms, c->next_random);
+	for (int i = 0; i < ULID_LEN; i++)
+		next[i] = (uint8_t) ~expect[i];	/* every byte must be written */
+
+	incremented = ulid_packed_step(last, c->have_last, c->now_ms, c->random, next);
+	if (incremented != c->incremented)
+		fail("incremented is %s, expected %s", incremented ? "true" : "false",
+			 c->incremented ? "true" : "false");
+	CHECK_BYTES("next", next, expect, ULID_LEN);
+	CHECK_BYTES("last", last, next, ULID_LEN);
+}
+
+/*
+ * A million values at a thousand a millisecond, the clock sometimes going
+ * back: each carries the clock's millisecond; within a millisecond each is
+ * the one before plus 1..2^63 (computed here as a 128-bit difference), or,
+ * only when that sum would not fit, the fresh bytes; the restarts are as
+ * rare as the arithmetic says (a thousand increments of 2^62 on average
+ * against 2^80 of room: about one millisecond in 260).
+ */
+static void
+test_packed_long_sequence(void)
+{
+	uint8_t		last[ULID_LEN] = {0};
+	uint8_t		prev[ULID_LEN];
+	uint8_t		next[ULID_LEN];
+	uint8_t		random[ULID_RANDOM_BYTES];
+	uint64_t	now = 1700000000000ULL;
+	bool		have_last = false;
+	long		n_increment = 0,
+				n_restart = 0,
+				n_new_ms = 0;
+
+	prng_seed(7);
+	for (long n = 0; n < 1000000; n++)
+	{
+		bool		same_ms;
+		bool		incremented;
+
+		if (n % 1000 == 0)
+			now = (n % 7000 == 0) ? now - 3 : now + 1;	/* back now and then */
+		for (int i = 0; i < ULID_RANDOM_BYTES; i++)
+			random[i] = (uint8_t) prng_next();
+		same_ms = have_last && ulid_get_time(last) == now;
+		memcpy(prev, last, ULID_LEN);
+
+		incremented = ulid_packed_step(last, have_last, now, random, next);
+		have_last = true;
+		if (ulid_get_time(next) != now)
+		{
+			fail("value %ld: time %llu, clock %llu", n,
+				 (unsigned long long) ulid_get_time(next), (unsigned long long) now);
+			return;
+		}
+		if (incremented)
+		{
+			uint64_t	phi,
+						plo,
+						nhi,
+						nlo,
+						dlo,
+						dhi;
+
+			random_halves(prev, &phi, &plo);
+			random_halves(next, &nhi, &nlo);
+			dlo = nlo - plo;
+			dhi = nhi - phi - (nlo < plo ? 1 : 0);
+			if (!same_ms || dhi != 0 || dlo != ulid_packed_increment(random))
+			{
+				fail("value %ld: an increment where none was due, or not the drawn one", n);
+				return;
+			}
+			n_increment++;
+		}
+		else
+		{
+			if (memcmp(next + ULID_TIME_BYTES, random, ULID_RANDOM_BYTES) != 0)
+			{
+				fail("value %ld: not an increment, yet not the fresh bytes", n);
+				return;
+			}
+			if (same_ms)
+			{
+				uint64_t	phi,
+							plo;
+
+				/* a restart: the sum must really have passed 80 bits */
+				random_halves(prev, &phi, &plo);
+				if (!(phi == 0xFFFF && plo + ulid_packed_increment(random) < plo))
+				{
+					fail("value %ld: restarted though the increment fitted", n);
+					return;
+				}
+				n_restart++;
+			}
+			else
+				n_new_ms++;
+		}
+	}
+	CHECK(n_new_ms >= 1000 && n_new_ms <= 1001);
+	/* expected about 1,000,000 / 262,144 = 3.8 restarts; allow a wide margin */
+	CHECK(n_restart <= 30);
+	CHECK(n_increment + n_restart + n_new_ms == 1000000);
+}
+
+static const function_case packed_functions[] = {
+	{"a million values, a thousand a millisecond, against the rules", test_packed_long_sequence},
+};
+
 /* -------------------------------------------------------- the random pool */
 
 /*
@@ -1745,6 +1943,8 @@ main(void)
 	RUN_TABLE("step", step_functions, check_function);
 	RUN_TABLE("step v7", step_v7_cases, check_step_v7);
 	RUN_TABLE("step v7", step_v7_functions, check_function);
+	RUN_TABLE("packed step", packed_cases, check_packed);
+	RUN_TABLE("packed step", packed_functions, check_function);
 	RUN_TABLE("pool", pool_functions, check_function);
 
 	printf("1..%d\n", checks_run);

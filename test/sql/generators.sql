@@ -6,8 +6,8 @@ RESET client_min_messages;
 -- gen_ulid(): 100,000 values, all distinct, each stamped with a time inside
 -- the clock_timestamp() window around its own call (floored to the ms).
 CREATE TEMP TABLE gen_plain AS
-	SELECT clock_timestamp() AS before, gen_ulid() AS id, clock_timestamp() AS after
-	FROM generate_series(1, 100000);
+	SELECT n, clock_timestamp() AS before, gen_ulid() AS id, clock_timestamp() AS after
+	FROM generate_series(1, 100000) n;
 SELECT count(*) AS total, count(DISTINCT id) AS distinct_ids FROM gen_plain;
 SELECT count(*) AS outside_window FROM gen_plain
 WHERE ulid_time(id) < date_trunc('milliseconds', before) OR ulid_time(id) > after;
@@ -16,6 +16,28 @@ WHERE ulid_time(id) < date_trunc('milliseconds', before) OR ulid_time(id) > afte
 SELECT count(*) AS random_bits_seen_both_ways FROM generate_series(48, 127) b
 WHERE EXISTS (SELECT FROM gen_plain WHERE get_bit(id::bytea, b) = 1)
   AND EXISTS (SELECT FROM gen_plain WHERE get_bit(id::bytea, b) = 0);
+
+-- Within one millisecond the session's gen_ulid() values ascend: each is the
+-- one before plus 1 to 2^63 in the 80-bit random part, except where that sum
+-- would pass 80 bits and the value is fresh random bits instead (expected
+-- well under one such restart in these 100,000; 10 allowed).  Independent
+-- draws would descend in half the pairs.
+CREATE FUNCTION pg_temp.random_part(u ulid) RETURNS numeric
+LANGUAGE sql IMMUTABLE STRICT
+RETURN (SELECT sum(get_byte(u::bytea, i)::numeric * 256::numeric ^ (15 - i))
+		FROM generate_series(6, 15) i);
+SELECT count(*) > 10000 AS many_share_a_millisecond,
+	   count(*) FILTER (WHERE NOT (d BETWEEN 1 AND 2::numeric ^ 63)) <= 10 AS increments_of_1_to_2_63
+FROM (SELECT pg_temp.random_part(id) - pg_temp.random_part(prev) AS d
+	  FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen_plain) s
+	  WHERE ulid_time(id) = ulid_time(prev)) p;
+-- Every value still carries its own call's millisecond (checked above), and
+-- a new millisecond starts from fresh bits: across millisecond boundaries
+-- about half the random parts go down (a step that carried on would never).
+SELECT count(*) FILTER (WHERE pg_temp.random_part(id) < pg_temp.random_part(prev))
+		 > 0.1 * count(*) AS fresh_bits_each_millisecond
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen_plain) s
+WHERE ulid_time(id) > ulid_time(prev);
 
 -- gen_monotonic_ulid(): 100,000 in one statement, strictly increasing in the
 -- order generated, and stamped no later than the clock.
@@ -36,6 +58,11 @@ SELECT ulid_monotonic_scope();
 -- gen_ulid(ts): carries ts floored to the millisecond, fresh random bits.
 SELECT ulid_time(gen_ulid('2016-07-30 22:36:16.385999+00')) = '2016-07-30 22:36:16.385+00';
 SELECT count(DISTINCT gen_ulid('2020-01-01 00:00:00+00')) FROM generate_series(1, 1000);
+-- and ascend as gen_ulid()'s do (a restart: about one chance in 260 here)
+SELECT count(*) FILTER (WHERE id < prev) <= 3 AS ascending
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev
+	  FROM (SELECT n, gen_ulid('2020-01-01 00:00:00+00') AS id
+			FROM generate_series(1, 1000) n) g) s;
 SELECT count(*) FROM generate_series(1, 1000) n
 WHERE ulid_time(gen_ulid('2000-01-01'::timestamptz + n * interval '1 day 1 millisecond'))
 	<> '2000-01-01'::timestamptz + n * interval '1 day 1 millisecond';
