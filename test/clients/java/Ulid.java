@@ -46,16 +46,20 @@ public class Ulid extends PGobject implements PGBinaryObject, Comparable<Ulid> {
         return ByteBuffer.allocate(16).putLong(msb).putLong(lsb).array();
     }
 
-    /** Reads the text form: 26 Crockford Base32 characters, either case. */
+    /**
+     * Reads the text form as the server does: 26 Crockford Base32 characters,
+     * either case, I and L read as 1 and O as 0, the first one 0-7.
+     * (The server also reads the uuid text form; here use fromUuid.)
+     */
     @Override
     public void setValue(String text) throws SQLException {
-        if (text == null || text.length() != 26 || text.charAt(0) > '7') {
+        if (text == null || text.length() != 26 || digit(text.charAt(0)) > 7) {
             throw new SQLException("invalid ULID: \"" + text + "\"", "22P02");
         }
         long hi = 0;
         long lo = 0;
         for (int i = 0; i < 26; i++) {
-            int digit = CROCKFORD.indexOf(Character.toUpperCase(text.charAt(i)));
+            int digit = digit(text.charAt(i));
             if (digit < 0) {
                 throw new SQLException("invalid ULID: \"" + text + "\"", "22P02");
             }
@@ -63,6 +67,20 @@ public class Ulid extends PGobject implements PGBinaryObject, Comparable<Ulid> {
             lo = (lo << 5) | digit;
         }
         set(hi, lo);
+    }
+
+    /** The value of one character, or -1. ASCII only: Character.toUpperCase would read 'ſ' as S. */
+    private static int digit(char c) {
+        char upper = c >= 'a' && c <= 'z' ? (char) (c - 'a' + 'A') : c;
+        switch (upper) {
+            case 'I':
+            case 'L':
+                return 1;
+            case 'O':
+                return 0;
+            default:
+                return CROCKFORD.indexOf(upper);
+        }
     }
 
     private void set(long hi, long lo) {
