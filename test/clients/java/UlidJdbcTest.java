@@ -202,8 +202,11 @@ public class UlidJdbcTest {
                         rs.next() ? rs.getString(1) : null, "coffee");
                 }
             }
-            check("insert with the default: the second id sorts after the first",
-                coffeeId.compareTo(id) > 0, id + " then " + coffeeId);
+            // Two gen_ulid() values are ordered by their time only (the first 10 characters):
+            // within one millisecond, their random parts may come in either order.
+            check("insert with the default: the second id's time is not before the first's",
+                coffeeId.substring(0, 10).compareTo(id.substring(0, 10)) >= 0 && !coffeeId.equals(id),
+                id + " then " + coffeeId);
         });
     }
 
@@ -294,11 +297,19 @@ public class UlidJdbcTest {
                     PreparedStatement ps = untyped.prepareStatement("SELECT item FROM orders WHERE id = ?")) {
                 ps.setString(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
-                    item = rs.next() ? rs.getString("item") : null;
+                    item = rs.next() ? rs.getString("item") : null; // "cake"
                 }
             }
             // End of snippet.
-            expectEqual("parameters: setString with stringtype=unspecified finds the row", item, "cake");
+            expectEqual("parameters: setString with stringtype=unspecified (in Properties) finds the row", item, "cake");
+            try (Connection untyped = connect("&stringtype=unspecified");
+                    PreparedStatement ps = untyped.prepareStatement("SELECT item FROM orders WHERE id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    expectEqual("parameters: setString with stringtype=unspecified (in the URL) finds the row",
+                        rs.next() ? rs.getString("item") : null, "cake");
+                }
+            }
 
             try (PreparedStatement ps = conn.prepareStatement("SELECT item FROM orders WHERE id = ?")) {
                 ps.setObject(1, id.toLowerCase(), Types.OTHER);
@@ -594,6 +605,74 @@ public class UlidJdbcTest {
             });
         expectError("errors: Ulid.parse refuses bad text with 22P02, client side", "22P02",
             "invalid ULID", () -> Ulid.parse("01ARYZ6S41TSV4RRFFQ69G5FAU"));
+        parsing(conn);
+    }
+
+    // What '...'::ulid gives, or "22P02" if the server refuses it.
+    static String server(Connection conn, String text) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT ?::ulid::text")) {
+            ps.setString(1, text);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            if ("22P02".equals(e.getSQLState())) {
+                return "22P02";
+            }
+            throw e;
+        }
+    }
+
+    // What Ulid.parse gives, or "22P02" if it refuses the text.
+    static String client(String text) throws SQLException {
+        try {
+            return Ulid.parse(text).getValue();
+        } catch (SQLException e) {
+            if ("22P02".equals(e.getSQLState())) {
+                return "22P02";
+            }
+            throw e;
+        }
+    }
+
+    // Ulid.parse reads the 26-character form as the server's ulid_in does.
+    static void parsing(Connection conn) {
+        String[][] cases = {
+            // {what, text, the value both must give or 22P02}
+            {"lower case", "01aryz6s41tsv4rrffq69g5fav", "01ARYZ6S41TSV4RRFFQ69G5FAV"},
+            {"mixed case", "01aRyZ6s41TsV4rRfFq69g5FaV", "01ARYZ6S41TSV4RRFFQ69G5FAV"},
+            {"the aliases O and I (read as 0 and 1)", "O1ARYZ6S4ITSV4RRFFQ69G5FAV", "01ARYZ6S41TSV4RRFFQ69G5FAV"},
+            {"the alias L (read as 1)", "01ARYZ6S4LTSV4RRFFQ69G5FAV", "01ARYZ6S41TSV4RRFFQ69G5FAV"},
+            {"the aliases in lower case", "o1aryz6s4itsv4rrffq69g5fav", "01ARYZ6S41TSV4RRFFQ69G5FAV"},
+            {"an alias first (L is 1)", "LZZZZZZZZZZZZZZZZZZZZZZZZZ", "1ZZZZZZZZZZZZZZZZZZZZZZZZZ"},
+            {"all O", "oooooooooooooooooooooooooo", "00000000000000000000000000"},
+            {"the largest", "7zzzzzzzzzzzzzzzzzzzzzzzzz", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"},
+            {"a first character of 8", "80000000000000000000000000", "22P02"},
+            {"a first character of Z", "ZZZZZZZZZZZZZZZZZZZZZZZZZZ", "22P02"},
+            {"a first character of z", "z0000000000000000000000000", "22P02"},
+            {"25 characters", "01ARYZ6S41TSV4RRFFQ69G5FA", "22P02"},
+            {"27 characters", "01ARYZ6S41TSV4RRFFQ69G5FAVV", "22P02"},
+            {"the empty string", "", "22P02"},
+            {"U", "01ARYZ6S41TSV4RRFFQ69G5FAU", "22P02"},
+            {"a hyphen", "01ARYZ6S41-SV4RRFFQ69G5FAV", "22P02"},
+            {"a space", " 1ARYZ6S41TSV4RRFFQ69G5FAV", "22P02"},
+            {"non-ASCII that Java upper-cases to S", "01ARYZ6S41TSV4RRFFQ69G5FA\u017f", "22P02"},
+            {"non-ASCII that Java upper-cases to I", "01ARYZ6S41TSV4RRFFQ69G5FA\u0131", "22P02"},
+        };
+        for (String[] c : cases) {
+            section("parsing: " + c[0], () -> {
+                expectEqual("parsing: " + c[0] + ": Ulid.parse and '...'::ulid agree",
+                    client(c[1]) + " / " + server(conn, c[1]), c[2] + " / " + c[2]);
+            });
+        }
+        // The one difference: the server also reads the uuid text form; Ulid.parse does not.
+        section("parsing: the uuid text form", () -> {
+            String uuidText = "01563df3-6481-d676-4c61-efb99302bd5b";
+            expectEqual("parsing: the uuid text form: '...'::ulid reads it, Ulid.parse refuses it, fromUuid reads it",
+                server(conn, uuidText) + " / " + client(uuidText) + " / " + Ulid.fromUuid(UUID.fromString(uuidText)),
+                "01ARYZ6S41TSV4RRFFQ69G5FAV / 22P02 / 01ARYZ6S41TSV4RRFFQ69G5FAV");
+        });
     }
 
     // binaryTransferEnable=<the ulid oid> without the adapter: pgjdbc asks for
