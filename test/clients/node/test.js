@@ -280,13 +280,17 @@ async function uuidForm(client) {
   }
 }
 
-async function arrays(client) {
-  const [first, second] = (await client.query('SELECT id FROM orders ORDER BY id LIMIT 2')).rows.map((r) => r.id);
+async function arrays(client, id) {
   // docs/clients/node.md snippet: arrays.
-  const { rows } = await client.query('SELECT id FROM orders WHERE id = ANY($1) ORDER BY id', [[first, second]]);
-  // rows: [{ id: first }, { id: second }]; a JS array is sent as an array literal
+  const ids = [id, '01563df3-6481-d676-4c61-efb99302bd5b']; // the tea's ULID, the coffee's uuid
+  const { rows } = await client.query('SELECT item FROM orders WHERE id = ANY($1) ORDER BY item', [ids]);
+  // rows: [{ item: 'coffee' }, { item: 'tea' }]; a JS array is sent as an array literal
   // End of docs/clients/node.md snippet.
-  expectEqual('id = ANY($1) with a JS array of ULID strings', rows.map((r) => r.id), [first, second]);
+  expectEqual('id = ANY($1) with a JS array of a ULID and a uuid string', rows, [{ item: 'coffee' }, { item: 'tea' }]);
+
+  const [first, second] = (await client.query('SELECT id FROM orders ORDER BY id LIMIT 2')).rows.map((r) => r.id);
+  const plain = await client.query('SELECT id FROM orders WHERE id = ANY($1) ORDER BY id', [[first, second]]);
+  expectEqual('id = ANY($1) with a JS array of ULID strings', plain.rows.map((r) => r.id), [first, second]);
 
   const mixed = [first, ulidToUuid(second)];
   for (const [sql, values] of [
@@ -454,7 +458,7 @@ async function main() {
     await values(client);
     await decoder(client);
     await uuidForm(client);
-    await arrays(client);
+    await arrays(client, id);
     await prepared(client, id);
     await bytes(id);
     await ordering(client);
