@@ -43,16 +43,28 @@ function bytesToUlid(bytes) {
   return s;
 }
 
-const VALUE = Object.fromEntries([...CROCKFORD].map((c, i) => [c, i]));
+// The value of each character code, -1 where it is not Base32. As on the
+// server: either case, and Crockford's aliases I and L for 1, O for 0.
+const VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 32; i++) {
+  VALUE[CROCKFORD.charCodeAt(i)] = VALUE[CROCKFORD.toLowerCase().charCodeAt(i)] = i;
+}
+for (const c of 'IiLl') VALUE[c.charCodeAt(0)] = 1;
+for (const c of 'Oo') VALUE[c.charCodeAt(0)] = 0;
 
-// The 16 bytes of a ULID, from the canonical text the server sends.
+// The 16 bytes of a ULID from its 26 characters; throws on any text that
+// ulid input on the server refuses.
 function ulidToBytes(text) {
+  const first = text.length === 26 ? VALUE[text.charCodeAt(0)] : -1;
+  if (!(first >= 0 && first <= 7)) throw new Error(`invalid ULID: "${text}"`); // the first carries 3 bits
   const bytes = Buffer.alloc(16);
-  let acc = VALUE[text[0]]; // the first character carries 3 bits
+  let acc = first;
   let bits = 3;
   let j = 0;
   for (let i = 1; i < 26; i++) {
-    acc = (acc << 5) | VALUE[text[i]];
+    const v = VALUE[text.charCodeAt(i)]; // undefined above code 127
+    if (!(v >= 0)) throw new Error(`invalid ULID: "${text}"`);
+    acc = (acc << 5) | v;
     bits += 5;
     if (bits >= 8) {
       bits -= 8;

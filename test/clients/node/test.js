@@ -31,16 +31,28 @@ function expectEqual(name, got, want) {
 
 // docs/clients/node.md snippet: from text to bytes and uuid.
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const VALUE = Object.fromEntries([...CROCKFORD].map((c, i) => [c, i]));
+// The value of each character code, -1 where it is not Base32. As on the
+// server: either case, and Crockford's aliases I and L for 1, O for 0.
+const VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 32; i++) {
+  VALUE[CROCKFORD.charCodeAt(i)] = VALUE[CROCKFORD.toLowerCase().charCodeAt(i)] = i;
+}
+for (const c of 'IiLl') VALUE[c.charCodeAt(0)] = 1;
+for (const c of 'Oo') VALUE[c.charCodeAt(0)] = 0;
 
-// The 16 bytes of a ULID, from the canonical text the server sends.
+// The 16 bytes of a ULID from its 26 characters; throws on any text that
+// ulid input on the server refuses.
 function ulidToBytes(text) {
+  const first = text.length === 26 ? VALUE[text.charCodeAt(0)] : -1;
+  if (!(first >= 0 && first <= 7)) throw new Error(`invalid ULID: "${text}"`); // the first carries 3 bits
   const bytes = Buffer.alloc(16);
-  let acc = VALUE[text[0]]; // the first character carries 3 bits
+  let acc = first;
   let bits = 3;
   let j = 0;
   for (let i = 1; i < 26; i++) {
-    acc = (acc << 5) | VALUE[text[i]];
+    const v = VALUE[text.charCodeAt(i)]; // undefined above code 127
+    if (!(v >= 0)) throw new Error(`invalid ULID: "${text}"`);
+    acc = (acc << 5) | v;
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
@@ -133,6 +145,104 @@ async function values(client) {
   }
 }
 
+// ulidToBytes reads what ulid input reads, and throws where it fails.  The
+// server's answer for a string: its 16 bytes, or the SQLSTATE.
+async function serverBytes(client, text) {
+  try {
+    return (await client.query('SELECT $1::ulid::bytea AS b', [text])).rows[0].b;
+  } catch (e) {
+    return e.code;
+  }
+}
+
+function jsBytes(text) {
+  try {
+    return ulidToBytes(text);
+  } catch (e) {
+    return e.message.startsWith('invalid ULID: ') ? '22P02' : e.message;
+  }
+}
+
+async function decoder(client) {
+  const accepted = [
+    '01aryz6s41tsv4rrffq69g5fav', // lower case
+    '01ArYz6S41tSv4RrFfQ69g5FaV', // mixed
+    '0IARYZ6S41TSV4RRFFQ69G5FAV', // I for 1
+    '0iARYZ6S41TSV4RRFFQ69G5FAV',
+    '0LARYZ6S41TSV4RRFFQ69G5FAV', // L for 1
+    '0lARYZ6S41TSV4RRFFQ69G5FAV',
+    'O1ARYZ6S41TSV4RRFFQ69G5FAV', // O for 0
+    'o1ARYZ6S41TSV4RRFFQ69G5FAV',
+    'OOOOOOOOOOOOOOOOOOOOOOOOOO',
+    '7ilLIoOzzzzzzzzzzzzzzzzzzz',
+  ];
+  const server = [];
+  for (const text of accepted) server.push(await serverBytes(client, text));
+  expectEqual('ulidToBytes on lower case and the aliases I, L, O equals $1::ulid::bytea',
+    accepted.map(jsBytes), server);
+  const uuids = [];
+  for (const text of accepted) uuids.push((await client.query('SELECT $1::ulid::uuid AS u', [text])).rows[0].u);
+  expectEqual('ulidToUuid on lower case and the aliases equals $1::ulid::uuid', accepted.map(ulidToUuid), uuids);
+  expectEqual('ulidToUuid on lower case equals the upper case', ulidToUuid('01aryz6s41tsv4rrffq69g5fav'),
+    '01563df3-6481-d676-4c61-efb99302bd5b');
+
+  const refused = [
+    '01ARYZ6S41TSV4RRFFQ69G5FA', // 25 characters
+    '01ARYZ6S41TSV4RRFFQ69G5FAVV', // 27
+    '',
+    '81ARYZ6S41TSV4RRFFQ69G5FAV', // first character above 7: more than 128 bits
+    'Z1ARYZ6S41TSV4RRFFQ69G5FAV',
+    '01ARYZ6S41TSV4RRFFQ69G5FAU', // U is not Base32
+    '01ARYZ6S41TSV4RRFFQ69G5FAu',
+    '01ARYZ6S41TSV4RRFFQ69G5FA-',
+    '01ARYZ6S41TSV4RRFFQ69G5FA ',
+    '01ARYZ6S41TSV4RRFFQ69G5FA\u00e9', // 26 characters, 27 bytes
+    '01ARYZ6S41TSV4RRFFQ69G5F\u00e9', // 25 characters, 26 bytes
+    '01ARYZ6S41TSV4RRFFQ69G5FA\uff21', // a full-width A
+  ];
+  const refusedBy = [];
+  for (const text of refused) refusedBy.push(await serverBytes(client, text));
+  expectEqual('ulidToBytes throws on wrong lengths, first character above 7, U, non-ASCII; the server says 22P02',
+    [refused.map(jsBytes), refusedBy], [refused.map(() => '22P02'), refused.map(() => '22P02')]);
+  let thrown = 0;
+  for (const bad of refused) {
+    try {
+      ulidToUuid(bad);
+    } catch (e) {
+      thrown += 1;
+    }
+  }
+  expectEqual('ulidToUuid throws on each of them too', thrown, refused.length);
+  // The one input the server reads and ulidToBytes does not: the uuid form.
+  const uuidText = '01563df3-6481-d676-4c61-efb99302bd5b';
+  expectEqual('the uuid text form: the server reads it, ulidToBytes throws',
+    [jsBytes(uuidText), (await serverBytes(client, uuidText)).toString('hex')], ['22P02', uuidText.replace(/-/g, '')]);
+
+  // Random strings of 25 to 27 characters: Base32 of either case with the
+  // aliases, half of them with U, u and - mixed in.  Both decoders agree on
+  // every one, value or refusal.
+  const pool = `${CROCKFORD}${CROCKFORD.toLowerCase()}IiLlOoUu8Z-`;
+  let agree = 0;
+  let accepts = 0;
+  let why = '';
+  for (let n = 0; n < 400; n++) {
+    const length = [25, 26, 26, 26, 26, 26, 27][n % 7];
+    let text = '01234567Oo89Zz'[crypto.randomInt(n % 3 ? 10 : 14)]; // a third may start above 7
+    for (let i = 1; i < length; i++) {
+      text += pool[crypto.randomInt(n % 2 ? pool.length - 5 : pool.length)];
+    }
+    const [js, srv] = [jsBytes(text), await serverBytes(client, text)];
+    if (util.isDeepStrictEqual(js, srv)) {
+      agree += 1;
+      accepts += Buffer.isBuffer(js) ? 1 : 0;
+    } else {
+      why = `${text}: ${util.inspect(js)} vs ${util.inspect(srv)}`;
+    }
+  }
+  check(`400 random strings: ulidToBytes and the server agree (${accepts} read, ${400 - accepts} refused)`,
+    agree === 400 && accepts > 50 && accepts < 350, why);
+}
+
 async function uuidForm(client) {
   // docs/clients/node.md snippet: the uuid text form.
   await client.query('INSERT INTO orders (id, item) VALUES ($1, $2)', ['01563df3-6481-d676-4c61-efb99302bd5b', 'coffee']);
@@ -170,13 +280,17 @@ async function uuidForm(client) {
   }
 }
 
-async function arrays(client) {
-  const [first, second] = (await client.query('SELECT id FROM orders ORDER BY id LIMIT 2')).rows.map((r) => r.id);
+async function arrays(client, id) {
   // docs/clients/node.md snippet: arrays.
-  const { rows } = await client.query('SELECT id FROM orders WHERE id = ANY($1) ORDER BY id', [[first, second]]);
-  // rows: [{ id: first }, { id: second }]; a JS array is sent as an array literal
+  const ids = [id, '01563df3-6481-d676-4c61-efb99302bd5b']; // the tea's ULID, the coffee's uuid
+  const { rows } = await client.query('SELECT item FROM orders WHERE id = ANY($1) ORDER BY item', [ids]);
+  // rows: [{ item: 'coffee' }, { item: 'tea' }]; a JS array is sent as an array literal
   // End of docs/clients/node.md snippet.
-  expectEqual('id = ANY($1) with a JS array of ULID strings', rows.map((r) => r.id), [first, second]);
+  expectEqual('id = ANY($1) with a JS array of a ULID and a uuid string', rows, [{ item: 'coffee' }, { item: 'tea' }]);
+
+  const [first, second] = (await client.query('SELECT id FROM orders ORDER BY id LIMIT 2')).rows.map((r) => r.id);
+  const plain = await client.query('SELECT id FROM orders WHERE id = ANY($1) ORDER BY id', [[first, second]]);
+  expectEqual('id = ANY($1) with a JS array of ULID strings', plain.rows.map((r) => r.id), [first, second]);
 
   const mixed = [first, ulidToUuid(second)];
   for (const [sql, values] of [
@@ -342,8 +456,9 @@ async function main() {
     await client.query('CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT gen_ulid(), item text)');
     const id = await readme(client);
     await values(client);
+    await decoder(client);
     await uuidForm(client);
-    await arrays(client);
+    await arrays(client, id);
     await prepared(client, id);
     await bytes(id);
     await ordering(client);
