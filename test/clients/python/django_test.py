@@ -35,8 +35,12 @@ settings.configure(
 )
 django.setup()
 
-from django.db import DataError, IntegrityError, connection, migrations, models, transaction  # noqa: E402
-from django.db.models.functions import Cast  # noqa: E402
+# docs/clients/python.md snippet: Django, the imports of the section.
+from django.db import migrations, models
+from django.db.models.functions import Cast
+# end of snippet
+
+from django.db import DataError, IntegrityError, connection, transaction  # noqa: E402 (after setup())
 
 
 # --- docs/clients/python.md snippet: Django, the fields -------------------
@@ -228,8 +232,7 @@ def errors():
 
 
 def main():
-    seed = random.randrange(1, 2**32)
-    print(f"# Django {django.get_version()}, seed {seed}")
+    seed = ulidcheck.seed(f"Django {django.get_version()}")
     system_checks()
     make_tables()
     orm(random.Random(seed))
