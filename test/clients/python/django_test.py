@@ -35,8 +35,12 @@ settings.configure(
 )
 django.setup()
 
-from django.db import DataError, IntegrityError, connection, migrations, models, transaction  # noqa: E402
-from django.db.models.functions import Cast  # noqa: E402
+# docs/clients/python.md snippet: Django, the imports of the section.
+from django.db import migrations, models
+from django.db.models.functions import Cast
+# end of snippet
+
+from django.db import DataError, IntegrityError, connection, transaction  # noqa: E402 (after setup())
 
 
 # --- docs/clients/python.md snippet: Django, the fields -------------------
@@ -193,8 +197,13 @@ def orm(rng):
                  sorted(set(ids) & set(values)), sorted(values))
     expect_equal("filter(id__in=[103 uuid.UUID])",
                  Order.objects.filter(id__in=[uuid.UUID(bytes=unb32(v)) for v in values]).count(), 103)
-    expect_equal("filter(id__gt=the order's id) counts the later defaults",
-                 Order.objects.filter(id__gt=order.id, item="bulk").count(), 10)
+    # Two gen_ulid() values are ordered by their time only: the bound is the
+    # last ULID of the millisecond before the order's.
+    before = b32((int.from_bytes(unb32(order.id)[:6], "big") - 1).to_bytes(6, "big") + b"\xff" * 10)
+    expect_equal("filter(id__gt=the last ULID before the order's millisecond) counts the later defaults",
+                 Order.objects.filter(id__gt=before, item="bulk").count(), 10)
+    expect_equal("filter(id__lte=that bound) counts none of them",
+                 Order.objects.filter(id__lte=before, item="bulk").count(), 0)
     expect_equal("the ids' bytes are id::uuid (own codec)",
                  [uuid.UUID(bytes=unb32(i)) for i in ids],
                  list(Order.objects.order_by("id").annotate(u=Cast("id", models.UUIDField())).values_list("u", flat=True)))
@@ -228,8 +237,7 @@ def errors():
 
 
 def main():
-    seed = random.randrange(1, 2**32)
-    print(f"# Django {django.get_version()}, seed {seed}")
+    seed = ulidcheck.seed(f"Django {django.get_version()}")
     system_checks()
     make_tables()
     orm(random.Random(seed))

@@ -11,20 +11,26 @@ docs/clients/python.md appear verbatim below (test/check_docs.py checks).
 """
 
 import random
-import uuid
-
-import psycopg2
-import psycopg2.errors
-import psycopg2.extras
 
 import ulidcheck
-from ulidcheck import VECTORS, b32, check, expect_equal, expect_sqlstate, unb32
+from ulidcheck import VECTORS, b32, check, expect_equal, expect_sqlstate, run_alone, unb32
 
 ulidcheck.CLIENT = "psycopg2"
 
+# docs/clients/python.md snippet: psycopg2, the imports of the section.
+import psycopg2
+import psycopg2.extras
+# end of snippet
+
+import psycopg2.errors  # the test's own
+
 
 # --- docs/clients/python.md snippet: psycopg2, ulid read as uuid.UUID ------
+# Complete: copied alone, it runs (it imports what it uses).
+import uuid
+
 import psycopg2.extensions
+import psycopg2.extras
 
 # Crockford's Base32 digits as the digits of int(text, 32).
 TO_INT32 = str.maketrans("0123456789ABCDEFGHJKMNPQRSTVWXYZ", "0123456789abcdefghijklmnopqrstuv")
@@ -88,11 +94,12 @@ def plain(conn, rng):
     # executemany and execute_values.
     values = [b32(rng.randbytes(16)) for _ in range(100)] + [t for t, _ in VECTORS]
     cur.executemany("INSERT INTO orders (id, item) VALUES (%s, %s)", [(v, "many") for v in values[:50]])
+    bulk_ids = values[50:]
     # docs/clients/python.md snippet: psycopg2, execute_values.
-    rows = [(v, "bulk") for v in values[50:]]
+    rows = [(order_id, "bulk") for order_id in bulk_ids]  # bulk_ids: a list of ULIDs as str
     ids = psycopg2.extras.execute_values(
         cur, "INSERT INTO orders (id, item) VALUES %s RETURNING id", rows, fetch=True)
-    expect_equal("execute_values ... RETURNING id: the values, as str", [r[0] for r in ids], values[50:])
+    expect_equal("execute_values ... RETURNING id: the values, as str", [r[0] for r in ids], bulk_ids)
     cur.execute("SELECT id FROM orders WHERE item IN ('many', 'bulk') ORDER BY id")
     got = [r[0] for r in cur.fetchall()]
     expect_equal("executemany and execute_values stored the values", sorted(got), sorted(values))
@@ -155,9 +162,24 @@ def adapted(conn, new_id, values):
                  [ulid_to_uuid(t).bytes for t, _ in VECTORS], [b for _, b in VECTORS])
 
 
+def adapter_alone():
+    """The adapter block of the docs, copied alone into a fresh interpreter, runs."""
+    code = ulidcheck.snippet(__file__, "psycopg2, ulid read as uuid.UUID") + """
+conn = psycopg2.connect("")
+register_ulid(conn)
+cur = conn.cursor()
+cur.execute("SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid, %s::ulid::text",
+            (uuid.UUID("01563df3-6481-d676-4c61-efb99302bd5b"),))
+print(cur.fetchone())
+"""
+    status, out, err = run_alone(code)
+    expect_equal("the docs' adapter block alone, in a fresh interpreter: it imports what it uses",
+                 (status, out.strip(), err),
+                 (0, "(UUID('01563df3-6481-d676-4c61-efb99302bd5b'), '01ARYZ6S41TSV4RRFFQ69G5FAV')", ""))
+
+
 def main():
-    seed = random.randrange(1, 2**32)
-    print(f"# psycopg2 {psycopg2.__version__}, seed {seed}")
+    seed = ulidcheck.seed(f"psycopg2 {psycopg2.__version__}")
     conn = psycopg2.connect("")
     conn.autocommit = True
     cur = conn.cursor()
@@ -167,6 +189,7 @@ def main():
     cur.execute("CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT gen_ulid(), item text)")
     new_id, values = plain(conn, random.Random(seed))
     adapted(conn, new_id, values)
+    adapter_alone()
     cur.execute("DROP SCHEMA psycopg2 CASCADE")
     conn.close()
 

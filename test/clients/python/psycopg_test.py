@@ -12,7 +12,6 @@ below (test/check_docs.py checks).
 """
 
 import datetime
-import os
 import random
 import struct
 
@@ -82,6 +81,30 @@ def readme_uuid(conn):
     plan = "\n".join(r[0] for r in cur.execute("EXPLAIN SELECT item FROM orders WHERE id = %s", (order_id,)))
     check("uuid parameter: the plan uses orders_pkey", "orders_pkey" in plan and "::uuid" in plan, plan)
     cur.execute("RESET enable_seqscan")
+
+
+def binary_unregistered(conn):
+    """A binary cursor before register_ulid(): raw bytes out, bytes in only with ::ulid."""
+    # docs/clients/python.md snippet: psycopg 3, binary without the adapter.
+    cur = conn.cursor(binary=True)
+    cur.execute("SELECT id FROM orders WHERE id = %s", ("01ARYZ6S41TSV4RRFFQ69G5FAV",))
+    raw = cur.fetchone()[0]  # bytes: the 16 bytes, as in uuid.UUID(bytes=raw)
+    cur.execute("SELECT item FROM orders WHERE id = %s::ulid", (raw,))  # bytes go typed bytea
+    row = cur.fetchone()  # ('tea',)
+    # end of snippet
+    check("binary, no adapter: a ulid comes as bytes of length 16",
+          type(raw) is bytes and len(raw) == 16, repr(raw))
+    expect_equal("binary, no adapter: the bytes are the uuid's and the text's (own codec)",
+                 (raw, raw), (cur.execute("SELECT id::uuid FROM orders WHERE id = %s", ("01ARYZ6S41TSV4RRFFQ69G5FAV",)).fetchone()[0].bytes,
+                              unb32("01ARYZ6S41TSV4RRFFQ69G5FAV")))
+    expect_equal("binary, no adapter: bytes parameter with %s::ulid finds the row", row, ("tea",))
+    expect_equal("binary, no adapter: bytes parameter with %b::ulid too",
+                 cur.execute("SELECT item FROM orders WHERE id = %b::ulid", (raw,)).fetchone(), ("tea",))
+    err = expect_sqlstate("binary, no adapter: bytes parameter in id = %s, no cast: 42883",
+                          lambda: cur.execute("SELECT item FROM orders WHERE id = %s", (raw,)),
+                          "42883", lambda e: e.sqlstate)
+    check("... with the message 'operator does not exist: ulid = bytea'",
+          err is not None and str(err).startswith("operator does not exist: ulid = bytea"), str(err))
 
 
 def readme_binary(conn):
@@ -182,6 +205,20 @@ def round_trips(conn, rng):
                        "FROM pg_prepared_statements WHERE statement LIKE 'SELECT id%how%' "
                        "OR statement LIKE 'INSERT INTO t %prepared%'").fetchone()[0],
           conn.execute("SELECT string_agg(parameter_types::text, ' ') FROM pg_prepared_statements").fetchone()[0])
+
+    # Automatic preparation: psycopg prepares a query on its 5th execution
+    # (prepare_threshold, default 5); str parameters go untyped, so the server
+    # types the prepared statement's parameter ulid.
+    expect_equal("auto-prepare: the connection's prepare_threshold is psycopg's default",
+                 conn.prepare_threshold, 5)
+    got = [conn.execute("SELECT n FROM t WHERE id = %s AND how = 'text'", (text,)).fetchall()
+           for text, _ in samples[20:28]]
+    expect_equal("auto-prepare: 8 executions of one query with str parameters find their rows",
+                 got, [[(20 + i,)] for i in range(8)])
+    expect_equal("auto-prepare: the query was prepared on the server, its parameter typed ulid",
+                 conn.execute("SELECT parameter_types::text FROM pg_prepared_statements "
+                              "WHERE statement = 'SELECT n FROM t WHERE id = $1 AND how = ''text'''").fetchall(),
+                 [("{ulid}",)])
 
     copies(conn, samples)
 
@@ -322,9 +359,7 @@ def everyday(conn, rng):
 
 
 def main():
-    # ULID_TEST_SEED=N replays a run; the seed is printed with any failure.
-    seed = int(os.environ.get("ULID_TEST_SEED", "0")) or random.randrange(1, 2**32)
-    print(f"# psycopg {psycopg.__version__}, ULID_TEST_SEED={seed} replays this run")
+    seed = ulidcheck.seed(f"psycopg {psycopg.__version__}")
     with psycopg.connect(autocommit=True) as conn:
         # Tables of this program in a schema of its own.
         conn.execute("DROP SCHEMA IF EXISTS psycopg3 CASCADE")
@@ -334,6 +369,7 @@ def main():
         conn.execute("CREATE TABLE orders_archive (id ulid PRIMARY KEY, item text)")
         readme_text(conn)
         readme_uuid(conn)
+        binary_unregistered(conn)
         readme_binary(conn)
         everyday(conn, random.Random(seed))
         round_trips(conn, random.Random(seed))

@@ -15,8 +15,12 @@ import warnings
 
 import sqlalchemy
 import sqlalchemy.dialects.postgresql
-from sqlalchemy import Column, MetaData, Table, Text, create_engine, exc, select, text
+from sqlalchemy import exc
+
+# docs/clients/python.md snippet: SQLAlchemy, the imports of the section.
+from sqlalchemy import Column, MetaData, Table, Text, create_engine, select, text
 from sqlalchemy.orm import Session, declarative_base
+# end of snippet
 
 import ulidcheck
 from ulidcheck import VECTORS, b32, check, expect_equal, unb32
@@ -89,14 +93,16 @@ def orm(engine, rng):
         new_id = order.id  # '01J...': a str of 26 characters
         same = session.get(Order, new_id)
         # end of snippet
-        order_uuid = uuid.UUID(bytes=unb32(new_id))
         # docs/clients/python.md snippet: SQLAlchemy, str and uuid.UUID in where() and in_().
+        order_uuid = uuid.UUID(int=int(new_id.translate(TO_INT32), 32))  # the same 16 bytes
         by_uuid = session.execute(select(Order).where(Order.id == order_uuid)).scalar_one()
         some = session.execute(select(Order.item).where(Order.id.in_([new_id, order_uuid]))).scalars().all()
         # end of snippet
         check("ORM: the id filled by the server default comes back on commit",
               isinstance(new_id, str) and len(new_id) == 26, repr(new_id))
         check("ORM: session.get by the str id", same is order, repr(same))
+        expect_equal("ORM: the docs' order_uuid has the bytes of the text (own codec)",
+                     order_uuid.bytes, unb32(new_id))
         check("ORM: where(Order.id == uuid.UUID)", by_uuid is order, repr(by_uuid))
         expect_equal("ORM: Order.id.in_([str, uuid.UUID])", some, ["tea"])
 
@@ -116,8 +122,8 @@ def orm(engine, rng):
 
 
 def core(engine, new_id):
-    metadata = MetaData()
     # docs/clients/python.md snippet: SQLAlchemy, Core with uuid.UUID values.
+    metadata = MetaData()
     orders = Table(
         "orders", metadata,
         Column("id", ULID(as_uuid=True), primary_key=True, server_default=text("gen_ulid()")),
@@ -136,8 +142,9 @@ def core(engine, new_id):
         expect_equal("Core: where id == str",
                      conn.execute(select(orders.c.item).where(orders.c.id == new_id)).scalar_one(), "tea")
         got = conn.execute(orders.insert().values(item="coffee").returning(orders.c.id)).scalar_one()
-        check("Core: insert().returning(id) from the default, as uuid.UUID",
-              isinstance(got, uuid.UUID) and got > order_id, repr(got))
+        # Two gen_ulid() values are ordered by their time only (bytes 0-5).
+        check("Core: insert().returning(id) from the default, as uuid.UUID, not earlier than the first",
+              isinstance(got, uuid.UUID) and got != order_id and got.bytes[:6] >= order_id.bytes[:6], repr(got))
 
         # postgresql.UUID(as_uuid=True) on a ulid column: the str comes through unconverted.
         wrong = Table("orders", MetaData(), Column("id", sqlalchemy.dialects.postgresql.UUID(as_uuid=True),
@@ -171,6 +178,21 @@ def reflection(engine, new_id):
         expect_equal("NullType column: where id == uuid.UUID works too",
                      conn.execute(select(reflected.c.item).where(
                          reflected.c.id == uuid.UUID(bytes=unb32(new_id)))).scalar_one(), "tea")
+        # in_() of str and of uuid.UUID, with a value that matches nothing.
+        absent = "7ZZZZZZZZZZZZZZZZZZZZZZZZY"
+        for what, values in (("str", [new_id, absent]),
+                             ("uuid.UUID", [uuid.UUID(bytes=unb32(new_id)), uuid.UUID(bytes=unb32(absent))])):
+            expect_equal(f"NullType column: in_() of {what}",
+                         conn.execute(select(reflected.c.item).where(reflected.c.id.in_(values))).scalars().all(),
+                         ["tea"])
+        # A mix: the server reads the whole IN list as uuid, and the ULID text is not a uuid.
+        try:
+            conn.execute(select(reflected.c.item).where(reflected.c.id.in_([new_id, uuid.UUID(bytes=unb32(absent))])))
+            check("NullType column: in_() of str and uuid.UUID mixed fails, 22P02 for type uuid", False, "no error")
+        except exc.DataError as e:
+            check("NullType column: in_() of str and uuid.UUID mixed fails, 22P02 for type uuid",
+                  e.orig.pgcode == "22P02" and f'invalid input syntax for type uuid: "{new_id}"' in str(e), str(e))
+        conn.rollback()
     try:
         str(sqlalchemy.schema.CreateTable(reflected).compile(engine))
         check("NullType column: no DDL from the reflected table", False, "DDL compiled")
@@ -195,8 +217,7 @@ def reflection(engine, new_id):
 
 
 def main():
-    seed = random.randrange(1, 2**32)
-    print(f"# SQLAlchemy {sqlalchemy.__version__}, seed {seed}")
+    seed = ulidcheck.seed(f"SQLAlchemy {sqlalchemy.__version__}")
     # docs/clients/python.md snippet: SQLAlchemy, the engine.
     engine = create_engine("postgresql+psycopg2://", future=True,
                        connect_args={"options": "-c search_path=sqla,public"})

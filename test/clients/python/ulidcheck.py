@@ -5,6 +5,8 @@ check; the lines follow t/007_clients.pl's contract:
 "ok - CLIENT: WHAT" or "FAILED - CLIENT: WHAT : WHY".
 """
 
+import os
+import random
 import sys
 
 CLIENT = "python"
@@ -34,6 +36,35 @@ def expect_sqlstate(what, fn, sqlstate, get_state):
         return e
     check(what, False, "no error raised")
     return None
+
+
+def seed(what):
+    """The random seed of a run: ULID_TEST_SEED if set, else a fresh one, printed.
+
+    ULID_TEST_SEED=N replays a run; WHAT (the library and its version) goes in
+    the printed line, a diagnostic for t/007_clients.pl.
+    """
+    value = int(os.environ.get("ULID_TEST_SEED", "0")) or random.randrange(1, 2**32)
+    print(f"# {what}, ULID_TEST_SEED={value} replays this run", flush=True)
+    return value
+
+
+def snippet(path, title):
+    """The source between "# --- docs/clients/python.md snippet: TITLE" and
+    the next "# --- end of" line in the file PATH."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("# --- docs/clients/python.md snippet: " + title))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("# --- end of"))
+    return "\n".join(lines[start + 1:end]) + "\n"
+
+
+def run_alone(code):
+    """Run CODE in a fresh interpreter (nothing imported for it, libpq's
+    environment); return (exit status, stdout, last line of stderr)."""
+    import subprocess
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    last = (proc.stderr.strip().splitlines() or [""])[-1]
+    return proc.returncode, proc.stdout, last
 
 
 def done():
