@@ -10,11 +10,14 @@
 #   SKIP - CLIENT: WHY           CLIENT's library or toolchain is not installed
 #
 # and exits non-zero if a check failed or the program broke.  Other lines
-# become diagnostics.  A skipped client fails here if it is required:
+# become diagnostics.  Every client must report checks or a SKIP; a run
+# script still running after 15 minutes is stopped.  Both fail here.  A
+# skipped client fails here if it is required:
 # ULID_REQUIRE_CLIENTS lists the required clients, or says "all" (bin/test on
 # the host requires all of them; bin/setup installs them); a packager's plain
-# make installcheck requires none.  ULID_TEST_SEED=N replays the Python
-# client's random values; ULID_CLIENT_LANGUAGES="python node" runs only those.
+# make installcheck requires none.  ULID_CLIENT_LANGUAGES picks the
+# languages (below: all under bin/test, Python and Node otherwise).
+# ULID_TEST_SEED=N replays the Python clients' random values.
 
 use strict;
 use warnings;
@@ -25,9 +28,23 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-# prove runs from the top of the tree.  ULID_CLIENT_LANGUAGES picks some.
-my @languages = split ' ', ($ENV{ULID_CLIENT_LANGUAGES} // 'go java node python rust');
+# The clients of each language's run script; each must report checks, or
+# SKIP when it is not required.  prove runs from the top of the tree.
+my %clients = (
+	go => ['pgx'],
+	java => ['pgjdbc'],
+	node => [ 'node-postgres', 'drizzle' ],
+	python => [ 'psycopg', 'psycopg2', 'sqlalchemy', 'django' ],
+	rust => ['tokio-postgres']);
+# ULID_CLIENT_LANGUAGES names the languages to run, or says "all" (bin/test
+# does).  Unset, as in a packager's make installcheck or pgxn check: Python
+# and Node, which build nothing, where their libraries are installed.
+my $languages = $ENV{ULID_CLIENT_LANGUAGES} // 'node python';
+my @languages = $languages eq 'all' ? sort keys %clients : split ' ', $languages;
 my %required = map { $_ => 1 } split /[\s,]+/, ($ENV{ULID_REQUIRE_CLIENTS} // '');
+# A run script that takes longer than this (a hung connection, a stuck
+# build) is stopped and fails; a cold Rust build takes about a minute.
+my $timeout = 900;
 
 my $node = PostgreSQL::Test::Cluster->new('clients');
 $node->init;
@@ -58,45 +75,61 @@ for my $lang (@languages)
 		ULID_CLIENT_BUILD => $build);
 	my $out = '';
 	my $started = time;
-	IPC::Run::run([ abs_path("test/clients/$lang/run") ],
-		'<', \undef, '>&', \$out);
-	my $status = $? >> 8;
-	$status = 'signal ' . ($? & 127) if $? & 127;
+	my $status;
+	eval {
+		IPC::Run::run([ abs_path("test/clients/$lang/run") ],
+			'<', \undef, '>&', \$out, IPC::Run::timeout($timeout));
+		$status = $? & 127 ? 'signal ' . ($? & 127) : $? >> 8;
+		1;
+	} or $status = "stopped after $timeout s ($@)";
 
-	my ($checks, $failures, $skips) = (0, 0, 0);
+	my ($checks, $failures) = (0, 0);
+	my (%reported, %skipped);
 	for my $line (split /\n/, $out)
 	{
-		if ($line =~ /^ok - (.*)$/)
+		if ($line =~ /^ok - (([\w-]+): .*)$/)
 		{
 			pass("$lang: $1");
+			$reported{$2}++;
 			$checks++;
 		}
-		elsif ($line =~ /^FAILED - (.*)$/)
+		elsif ($line =~ /^FAILED - (([\w-]+): .*)$/)
 		{
 			fail("$lang: $1");
+			$reported{$2}++;
 			$checks++;
 			$failures++;
 		}
 		elsif ($line =~ /^SKIP - ([\w-]+): (.*)$/)
 		{
-			my ($client, $why) = ($1, $2);
-			$skips++;
-		  SKIP:
-			{
-				skip "$lang: $client: $why", 1
-				  unless $required{all} || $required{$client};
-				fail("$lang: $client is required but could not run: $why");
-				$failures++;
-			}
+			$skipped{$1} = $2;
 		}
 		else
 		{
 			diag("$lang: $line");
 		}
 	}
-	ok(($checks > 0 || $skips > 0) && ($status eq '0' || $failures > 0),
-		"$lang: reported $checks checks ($skips clients skipped), exit status $status, "
-		  . (time - $started) . ' s');
+	for my $client (@{ $clients{$lang} })
+	{
+		next if $reported{$client} && !exists $skipped{$client};
+		if (exists $skipped{$client})
+		{
+		  SKIP:
+			{
+				skip "$lang: $client: $skipped{$client}", 1
+				  unless $required{all} || $required{$client};
+				fail("$lang: $client is required but could not run: $skipped{$client}");
+				$failures++;
+			}
+		}
+		else
+		{
+			fail("$lang: $client reported no check and no SKIP");
+			$failures++;
+		}
+	}
+	ok($status eq '0' || $failures > 0,
+		"$lang: reported $checks checks, exit status $status, " . (time - $started) . ' s');
 }
 
 $node->stop;

@@ -31,7 +31,9 @@ Markdown source:
   ```js                 test/clients/, which the client tests run
                         (t/007_clients.pl).
 
-Other fences (sh, ini, plain) are not run.  Besides the snippets it checks
+Other fences are not run, and must be one of the kinds below (UNRUN): any
+other language is a failure, so that a client block fenced ```javascript or
+```py is not skipped unnoticed.  Besides the snippets it checks
 that README.md names every SQL object of the install script, that relative
 links resolve, and that no document cites an issue number.  Prints TAP:
 "ok N - DOC: first line of block" or "not ok N - ..." followed by the error or
@@ -55,6 +57,9 @@ CLIENT_TESTS = {
     "rust": (".rs",),
     "js": (".js", ".mjs", ".cjs"),
 }
+# Fences shown but not run: shell, configuration, and code no test runs
+# (TypeScript types, Prisma schemas; the page says so).  A bare ``` too.
+UNRUN = ("", "text", "sh", "ini", "toml", "ts", "prisma")
 ERROR_LINE = re.compile(r"^(ERROR|FATAL|PANIC):|^psql:.*(error|FATAL)", re.M)
 MARK = "@@check_docs %d@@"
 
@@ -105,7 +110,7 @@ def parse(path):
             if lang == "text" and last_sql is not None:
                 last_sql.expected = body
                 last_sql = None
-            elif lang == "sql" or lang in CLIENT_TESTS:
+            elif lang == "sql" or lang in CLIENT_TESTS or lang not in UNRUN:
                 s = Snippet(lang, body, i + 1)
                 s.setup, s.on = pending_setup, pending_on
                 pending_setup, pending_on = [], None
@@ -262,6 +267,9 @@ def client_files(lang):
 def check_client(doc, s):
     needle = code_lines(s.text)
     n = len(needle)
+    if not needle:
+        report(False, "%s:%d: an empty %s block" % (doc, s.line, s.lang))
+        return
     best = None     # (lines found, path, first line missing) of the closest file
     for path in client_files(s.lang):
         haystack = code_lines(open(path, encoding="utf-8").read())
@@ -348,6 +356,10 @@ def main():
         for s in snippets:
             if s.lang in CLIENT_TESTS:
                 check_client(doc, s)
+            elif s.lang != "sql":
+                report(False, "%s:%d: a ```%s block, which nothing runs" % (doc, s.line, s.lang),
+                       "fence client code as one of %s, or shown-only text as one of %s"
+                       % (", ".join(sorted(CLIENT_TESTS)), ", ".join(l for l in UNRUN if l)))
         check_links(os.path.join(ROOT, doc))
     if whole:
         check_reference("README.md")
