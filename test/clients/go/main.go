@@ -76,6 +76,17 @@ func uuidTextOf(b []byte) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
+// Inputs the server reads that are not its output: lower case, and the
+// aliases I and L for 1 and O for 0.
+var aliased = []string{
+	"01aryz6s41tsv4rrffq69g5fav",
+	"O1ARYZ6S4ITSV4RRFFQ69G5FAV",
+	"o1aryz6s4lTSV4RRFFQ69G5FAv",
+	"LOLOLOLOLOLOLOLOLOLOLOLOLO",
+	"iolIOLiolIOLiolIOLiolIOLio",
+	"7zzzzzzzzzzzzzzzzzzzzzzzzz",
+}
+
 var canonical = regexp.MustCompile(`^[0-7][0-9A-HJKMNP-TV-Z]{25}$`)
 
 // Known values: text, uuid.
@@ -281,9 +292,35 @@ func ulidType(ctx context.Context, conn *pgx.Conn, r *rand.Rand) error {
 		expectEqual("ULID: ParseULID reads lower case: "+k[0], lower, u)
 		check("ULID: ParseULID reads lower case without error: "+k[0], err == nil, "%v", err)
 	}
-	for _, bad := range []string{"", "01ARYZ6S41TSV4RRFFQ69G5FA", "81ARYZ6S41TSV4RRFFQ69G5FAV", "01ARYZ6S41TSV4RRFFQ69G5FAU"} {
-		_, err := ParseULID(bad)
-		check(fmt.Sprintf("ULID: ParseULID(%q) is an error", bad), err != nil, "no error")
+	// ParseULID reads what the server reads, to the same bytes: either case,
+	// I and L as 1, O as 0, also as the first character.
+	for _, in := range aliased {
+		var server []byte
+		err := conn.QueryRow(ctx, "SELECT $1::ulid::bytea", in).Scan(&server)
+		if err != nil {
+			return err
+		}
+		u, perr := ParseULID(in)
+		check(fmt.Sprintf("ULID: ParseULID(%q) equals the server's '%s'::ulid", in, in),
+			perr == nil && bytes.Equal(u[:], server), "got %x, %v; server %x", u[:], perr, server)
+	}
+	// ... and refuses what the server refuses: 'ſ' is 2 bytes and upper-cases
+	// to 'S', so the first string is 26 bytes, 25 runes.
+	for _, bad := range []string{"01ARYZ6S41TSV4RRFFQ69G5Fſ", "01ARYZ6S41TSV4RRFFQ69G5Fé", "01ARYZ6S41TSV4RRFFQ69G5FÄV",
+		"", "01ARYZ6S41TSV4RRFFQ69G5FA", "01ARYZ6S41TSV4RRFFQ69G5FAVV", "81ARYZ6S41TSV4RRFFQ69G5FAV",
+		"zZZZZZZZZZZZZZZZZZZZZZZZZZ", "01ARYZ6S41TSV4RRFFQ69G5FAU", "01aryz6s41tsv4rrffq69g5fau",
+		"01ARYZ6S41TSV4RRFFQ69G5FA ", known[0][1]} {
+		_, perr := ParseULID(bad)
+		_, err := conn.Exec(ctx, "SELECT $1::ulid", bad)
+		var pgErr *pgconn.PgError
+		serverRefuses := errors.As(err, &pgErr) && pgErr.Code == "22P02"
+		if bad == known[0][1] {
+			check(fmt.Sprintf("ULID: ParseULID(%q) is an error (the uuid form: the server reads it)", bad),
+				perr != nil && err == nil, "ParseULID: %v; server: %v", perr, err)
+			continue
+		}
+		check(fmt.Sprintf("ULID: ParseULID(%q) is an error, as the server's 22P02", bad),
+			perr != nil && serverRefuses, "ParseULID: %v; server: %v", perr, err)
 	}
 	mismatch := 0
 	for i := 0; i < 1000; i++ {
@@ -445,6 +482,16 @@ func registered(ctx context.Context, conn *pgx.Conn) error {
 		check("registered: a ulid[] result scans into [][16]byte, []string, []ULID and []pgtype.UUID, which agree",
 			ok, "got %x, %v, %v, %v", all, allText, allULID, allUUID)
 	}
+	// The elements of a []string go through ulidValue.Set, so ParseULID.
+	var nAliased int
+	err = conn.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id = ANY($1)", aliased[:3]).Scan(&nAliased)
+	if err != nil {
+		check("registered: id = ANY($1) with a []string in lower case and with aliases", false, "%v", err)
+	} else {
+		expectEqual("registered: id = ANY($1) with a []string in lower case and with aliases", nAliased, 1)
+	}
+	_, err = conn.Exec(ctx, "SELECT count(*) FROM orders WHERE id = ANY($1)", []string{"01ARYZ6S41TSV4RRFFQ69G5Fſ"})
+	expectError("registered: id = ANY($1) with a []string of a 26-byte non-ASCII string fails in ParseULID", err, "invalid ULID")
 	for _, arg := range []interface{}{[]ULID{u}, []pgtype.UUID{pu}, []string{text}} {
 		rows, err := conn.Query(ctx, "SELECT item FROM orders WHERE id = ANY($1)", arg)
 		var items []string

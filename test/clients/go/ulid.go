@@ -22,16 +22,27 @@ type ULID [16]byte
 
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-// ParseULID reads the 26-character form (either case).
+// ParseULID reads the 26-character form as the server does: either case,
+// and Crockford's aliases I and L for 1 and O for 0.
 func ParseULID(s string) (ULID, error) {
 	var u ULID
 	var hi, lo uint64
-	if len(s) != 26 || s[0] > '7' {
+	if len(s) != 26 {
 		return u, fmt.Errorf("invalid ULID %q", s)
 	}
-	for _, c := range strings.ToUpper(s) {
-		d := strings.IndexRune(crockford, c)
-		if d < 0 {
+	for i := 0; i < len(s); i++ { // bytes, not runes: non-ASCII is refused
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		switch c {
+		case 'I', 'L':
+			c = '1'
+		case 'O':
+			c = '0'
+		}
+		d := strings.IndexByte(crockford, c)
+		if d < 0 || i == 0 && d > 7 { // above 7 first: more than 128 bits
 			return u, fmt.Errorf("invalid ULID %q", s)
 		}
 		hi, lo = hi<<5|lo>>59, lo<<5|uint64(d)

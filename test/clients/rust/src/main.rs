@@ -77,21 +77,28 @@ impl fmt::Display for Ulid {
     }
 }
 
-/// Reads the 26-character text, in upper or lower case.
+/// Reads the 26-character text as the server does: either case, and
+/// Crockford's aliases I and L for 1 and O for 0.
 impl FromStr for Ulid {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Ulid, String> {
         let invalid = || format!("invalid ULID: {:?}", s);
-        if s.len() != 26 || s.as_bytes()[0] > b'7' {
+        if s.len() != 26 {
             return Err(invalid());
         }
         let mut n: u128 = 0;
-        for c in s.bytes() {
-            let digit = CROCKFORD
-                .iter()
-                .position(|&d| d == c.to_ascii_uppercase())
-                .ok_or_else(invalid)?;
+        // Bytes, not chars: a non-ASCII byte matches no digit.
+        for (i, c) in s.bytes().enumerate() {
+            let c = match c.to_ascii_uppercase() {
+                b'I' | b'L' => b'1',
+                b'O' => b'0',
+                c => c,
+            };
+            let digit = CROCKFORD.iter().position(|&d| d == c).ok_or_else(invalid)?;
+            if i == 0 && digit > 7 {
+                return Err(invalid()); // more than 128 bits
+            }
             n = n << 5 | digit as u128;
         }
         Ok(Ulid(n.to_be_bytes()))
@@ -247,7 +254,7 @@ impl Rng {
     }
 }
 
-/// A 16-byte payload of the wrong length: what a broken adapter would send.
+/// A payload that is not 16 bytes: what a broken adapter would send.
 #[derive(Debug)]
 struct WrongLength(Vec<u8>);
 
@@ -490,6 +497,27 @@ async fn round_trips(c: &mut Checks, client: &Client) -> Res<()> {
             &format!("{}: Display", text),
             id.to_string(),
             text.to_string(),
+        );
+    }
+
+    // FromStr reads what the server reads, to the same bytes: either case, I
+    // and L as 1, O as 0, also as the first character.
+    for text in [
+        "01aryz6s41tsv4rrffq69g5fav",
+        "O1ARYZ6S4ITSV4RRFFQ69G5FAV",
+        "o1aryz6s4lTSV4RRFFQ69G5FAv",
+        "LOLOLOLOLOLOLOLOLOLOLOLOLO",
+        "iolIOLiolIOLiolIOLiolIOLio",
+        "7zzzzzzzzzzzzzzzzzzzzzzzzz",
+    ] {
+        let row = client
+            .query_one("SELECT $1::text::ulid::bytea", &[&text])
+            .await?;
+        let server = hex(row.get::<_, &[u8]>(0));
+        c.equal(
+            &format!("FromStr({:?}) equals the server's '{}'::ulid", text, text),
+            text.parse::<Ulid>().map(|u| hex(&u.0)),
+            Ok(server),
         );
     }
     Ok(())
@@ -869,11 +897,20 @@ async fn errors(c: &mut Checks, client: &Client) -> Res<()> {
         invalid,
         &err.to_string(),
     );
+    // 'ſ' is 2 bytes and upper-cases to 'S': the first is 26 bytes, 25 chars.
     for bad in [
+        "01ARYZ6S41TSV4RRFFQ69G5Fſ",
+        "01ARYZ6S41TSV4RRFFQ69G5Fé",
+        "01ARYZ6S41TSV4RRFFQ69G5FÄV",
         "not-a-ulid",
+        "",
         "01ARYZ6S41TSV4RRFFQ69G5FA",
+        "01ARYZ6S41TSV4RRFFQ69G5FAVV",
         "81ARYZ6S41TSV4RRFFQ69G5FAV",
+        "zZZZZZZZZZZZZZZZZZZZZZZZZZ",
         "01ARYZ6S41TSV4RRFFQ69G5FAU",
+        "01aryz6s41tsv4rrffq69g5fau",
+        "01ARYZ6S41TSV4RRFFQ69G5FA ",
     ] {
         let r = client
             .query_one("SELECT $1::text::ulid", &[&bad])
@@ -890,6 +927,17 @@ async fn errors(c: &mut Checks, client: &Client) -> Res<()> {
             "parsed",
         );
     }
+    let uuid_form = "01563df3-6481-d676-4c61-efb99302bd5b";
+    let server = client
+        .query_one("SELECT $1::text::ulid", &[&uuid_form])
+        .await?
+        .get::<_, Ulid>(0);
+    c.check(
+        "the uuid form: the server reads it, FromStr refuses it (uuid::Uuid::parse_str reads it)",
+        uuid_form.parse::<Ulid>().is_err()
+            && Ulid::from(uuid::Uuid::parse_str(uuid_form)?) == server,
+        "FromStr parsed it, or the uuid differs",
+    );
     let r = client
         .query_one("SELECT $1::ulid", &[&WrongLength(vec![1; 15])])
         .await
