@@ -8,7 +8,7 @@
 -- measured, the WAL volume is), chosen so that the primary keys outgrow
 -- shared_buffers within the first batches and checkpoints come every 60 s,
 -- each followed by full-page images of the pages touched next:
--- settings: shared_buffers=64MB full_page_writes=on checkpoint_timeout=60s max_wal_size=4GB wal_keep_size=4GB synchronous_commit=on autovacuum=off work_mem=64MB maintenance_work_mem=256MB max_parallel_workers_per_gather=0 jit=off log_min_messages=warning
+-- settings: shared_buffers=64MB full_page_writes=on checkpoint_timeout=60s max_wal_size=4GB wal_keep_size=2GB synchronous_commit=on autovacuum=off work_mem=64MB maintenance_work_mem=256MB max_parallel_workers_per_gather=0 jit=off log_min_messages=warning
 -- (max_wal_size is large so that checkpoints come by time, not by volume;
 -- wal_keep_size keeps each batch's WAL until pg_walinspect has read its
 -- full-page images; synchronous_commit is on so the WAL of a batch is flushed
