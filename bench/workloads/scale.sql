@@ -33,6 +33,13 @@
 CREATE EXTENSION IF NOT EXISTS pgcrypto;
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
 CREATE EXTENSION IF NOT EXISTS pg_walinspect;
+-- Checkpoints begun so far (17 moved the counters to pg_stat_checkpointer).
+SELECT current_setting('server_version_num')::int >= 170000 AS pg17 \gset
+\if :pg17
+CREATE VIEW checkpoints AS SELECT num_timed + num_requested AS n FROM pg_stat_checkpointer;
+\else
+CREATE VIEW checkpoints AS SELECT checkpoints_timed + checkpoints_req AS n FROM pg_stat_bgwriter;
+\endif
 
 -- Each series: a table made by the block (:tbl is its name: the s_ table of
 -- the load, p for a pgbench point), the column whose order is insertion order
@@ -109,7 +116,7 @@ SELECT count(*), sum(n) FROM s_ulid_mono WHERE id >= :'t1'::timestamptz AND id <
 -- @before
 SELECT pg_stat_force_next_flush();
 SELECT pg_current_wal_lsn() AS lsn0, wal_fpi AS fpi0 FROM pg_stat_wal \gset
-SELECT checkpoints_timed + checkpoints_req AS ckpt0 FROM pg_stat_bgwriter \gset
+SELECT n AS ckpt0 FROM checkpoints \gset
 SELECT heap_blks_hit AS hh0, heap_blks_read AS hr0, idx_blks_hit AS ih0, idx_blks_read AS ir0
   FROM pg_statio_user_tables WHERE relname = :'tbl' \gset
 
@@ -125,7 +132,7 @@ SELECT pg_current_wal_flush_lsn() AS lsn1 \gset
 SELECT pg_stat_force_next_flush();
 SELECT 'wal_bytes', pg_current_wal_lsn() - :'lsn0'::pg_lsn
 UNION ALL SELECT 'wal_fpi', wal_fpi - :fpi0 FROM pg_stat_wal
-UNION ALL SELECT 'checkpoints', checkpoints_timed + checkpoints_req - :ckpt0 FROM pg_stat_bgwriter
+UNION ALL SELECT 'checkpoints', n - :ckpt0 FROM checkpoints
 UNION ALL SELECT 'heap_hit', heap_blks_hit - :hh0 FROM pg_statio_user_tables WHERE relname = :'tbl'
 UNION ALL SELECT 'heap_read', heap_blks_read - :hr0 FROM pg_statio_user_tables WHERE relname = :'tbl'
 UNION ALL SELECT 'index_hit', idx_blks_hit - :ih0 FROM pg_statio_user_tables WHERE relname = :'tbl'
