@@ -2,7 +2,7 @@
 -- kind: scale
 --
 -- Run by name only (bench/run scale; bench/run --quick scale), never as part
--- of a plain bench/run: it takes about an hour and 20 GB at full size (see
+-- of a plain bench/run: it takes about 22 minutes and 20 GB at full size (see
 -- bench/README.md).  The driver runs it in a cluster of its own, with these
 -- settings (bin/tempcluster adds fsync = off: the cost of a flush is not
 -- measured, the WAL volume is), chosen so that the primary keys outgrow
