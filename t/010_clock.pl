@@ -7,6 +7,9 @@
 # behind the last value handed out, and clocks before 1970 and past the last
 # ULID millisecond (10889-08-02 05:31:50.655 UTC).
 #
+# The clock moves by hours and the checks allow minutes (10 at most) for the
+# time a step takes, so a slow machine cannot fail them.
+#
 # libfaketime is Debian's libfaketime package.  Without it the test is
 # skipped, unless ULID_REQUIRE_FAKETIME=1, when it fails.
 
@@ -159,7 +162,7 @@ for my $scope ('backend', 'cluster')
 	);
 	set_clock('+0');
 	my $real = time;
-	ok(abs(server_epoch($node) - $real) <= 60,
+	ok(abs(server_epoch($node) - $real) <= 600,
 		"$scope: a new clock reaches the backend at once (back to the real time)");
 
 	# --- the clock jumps back an hour under 4 inserting sessions -----------
@@ -201,7 +204,7 @@ SELECT pg_advisory_unlock_shared(42);
 		"$scope, clock jumps back: all 4 clients wait at the gate after 800 rows");
 	my $before_jump = time;
 	set_clock('-3600');
-	ok(abs(server_epoch($node) - ($before_jump - 3600)) <= 60,
+	ok(abs(server_epoch($node) - ($before_jump - 3600)) <= 600,
 		"$scope, clock jumps back: the server's clock is an hour behind");
 	$gate->query_safe('SELECT pg_advisory_unlock(42)');
 	$gate->quit;
@@ -306,7 +309,7 @@ SELECT pg_advisory_unlock_shared(42);
 			FROM generate_series(1, 1000) n});
 	is( $node->safe_psql(
 			'postgres', qq{
-		SELECT bool_and(abs(extract(epoch FROM clock_at - to_timestamp($restart_at - 3600))) < 120),
+		SELECT bool_and(abs(extract(epoch FROM clock_at - to_timestamp($restart_at - 3600))) < 600),
 			bool_and(abs(extract(epoch FROM ulid_time(id) - clock_at)) < 1),
 			max(id) < (SELECT min(id) FROM restart_before),
 			(SELECT count(DISTINCT id) FROM (SELECT id FROM restart_before
@@ -351,7 +354,7 @@ SELECT pg_advisory_unlock_shared(42);
 		is( $node->safe_psql(
 				'postgres', qq{
 			SELECT count(*) FILTER (WHERE id >= (SELECT id FROM crash_before)),
-				count(*) FILTER (WHERE abs(extract(epoch FROM ulid_time(id) - to_timestamp($crash_at - 7200))) >= 120),
+				count(*) FILTER (WHERE abs(extract(epoch FROM ulid_time(id) - to_timestamp($crash_at - 7200))) >= 600),
 				count(*) - count(DISTINCT id)
 			FROM (SELECT gen_monotonic_ulid() AS id FROM generate_series(1, 1000)) s}),
 			'0|0|0',
