@@ -6,7 +6,7 @@ PG_CPPFLAGS = -DULID_VERSION='"$(EXTVERSION)"'
 
 REGRESS = io upgrade binary casts uuid_compat ordering indexes sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
-ISOLATION = monotonic
+ISOLATION = extension_update monotonic on_conflict concurrent_index
 ISOLATION_OPTS = --inputdir=test --load-extension=ulid
 TAP_TESTS = 1
 
