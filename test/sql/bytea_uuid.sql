@@ -12,7 +12,7 @@ SELECT castsource::regtype, casttarget::regtype, castmethod, castcontext
 FROM pg_cast
 WHERE (castsource, casttarget) IN (('uuid'::regtype, 'bytea'::regtype),
 	('bytea'::regtype, 'uuid'::regtype))
-ORDER BY 1::text;
+ORDER BY castsource::regtype::text;
 
 -- ulid to bytea directly, or through uuid: the same 16 bytes.
 SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::bytea AS direct,

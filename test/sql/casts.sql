@@ -13,7 +13,7 @@ SELECT 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid::ulid;
 -- uuid), on assignment from uuid.
 SELECT castsource::regtype, casttarget::regtype, castmethod, castcontext
 FROM pg_cast WHERE castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype
-ORDER BY 1::text, 2::text;
+ORDER BY castsource::regtype::text, casttarget::regtype::text;
 -- Assignment: a uuid goes into a ulid column and back without a cast.
 CREATE TABLE cast_assign (u uuid, l ulid);
 INSERT INTO cast_assign VALUES ('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid, '01563df3-6481-d676-4c61-efb99302bd5b'::uuid);

@@ -85,7 +85,7 @@ SELECT gen_ulid('infinity');
 
 -- Volatility and parallel safety as declared.
 SELECT p.oid::regprocedure, provolatile, proparallel, proisstrict FROM pg_proc p
-WHERE proname IN ('gen_ulid', 'gen_monotonic_ulid') ORDER BY 1::text;
+WHERE proname IN ('gen_ulid', 'gen_monotonic_ulid') ORDER BY p.oid::regprocedure::text;
 -- A DEFAULT calls it once per row.
 CREATE TEMP TABLE gen_default (id ulid DEFAULT gen_ulid(), m ulid DEFAULT gen_monotonic_ulid(), n int);
 INSERT INTO gen_default (n) SELECT generate_series(1, 1000);

@@ -101,7 +101,7 @@ SELECT gen_ulid_v7('1969-12-31 23:59:59+00');
 -- Volatility, strictness and parallel safety as declared: as gen_ulid()'s
 -- and gen_monotonic_ulid()'s.
 SELECT p.oid::regprocedure, provolatile, proparallel, proisstrict FROM pg_proc p
-WHERE proname IN ('gen_ulid_v7', 'gen_monotonic_ulid_v7') ORDER BY 1::text;
+WHERE proname IN ('gen_ulid_v7', 'gen_monotonic_ulid_v7') ORDER BY p.oid::regprocedure::text;
 -- A DEFAULT calls it once per row.
 CREATE TEMP TABLE gen_v7_default (id ulid DEFAULT gen_ulid_v7(), m ulid DEFAULT gen_monotonic_ulid_v7(), n int);
 INSERT INTO gen_v7_default (n) SELECT generate_series(1, 1000);

@@ -44,7 +44,7 @@ SELECT classid::regclass,
 FROM pg_depend
 WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
   AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
-GROUP BY 1 ORDER BY 1::text;
+GROUP BY 1 ORDER BY classid::regclass::text;
 -- No SECURITY DEFINER function.
 SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_schema'::regnamespace AND prosecdef;
 -- The event trigger exists though the owner may not create one (it takes a
