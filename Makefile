@@ -4,7 +4,7 @@ MODULES = ulid
 DATA = ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
 PG_CPPFLAGS = -DULID_VERSION='"$(EXTVERSION)"'
 
-REGRESS = io upgrade binary casts uuid_compat ordering indexes sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
+REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
 ISOLATION = extension_update monotonic on_conflict concurrent_index
 ISOLATION_OPTS = --inputdir=test --load-extension=ulid

@@ -90,6 +90,9 @@
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
+#include "catalog/pg_amop.h"
+#include "utils/catcache.h"
+#include "utils/fmgroids.h"
 #pragma GCC diagnostic pop
 
 #include "ulid_base32.h"
@@ -557,6 +560,46 @@ own_function(const char *name, Oid *argtypes, int nargs, Oid namespace)
 	return symbol != NULL && strcmp(symbol, name) == 0 ? funcid : InvalidOid;
 }
 
+/*
+ * The search operator of the index's operator family on (type, type) whose
+ * function is wanted (by its OID, or by its C symbol for the extension's
+ * own functions, whose OIDs are not fixed), at whatever strategy number the
+ * family gives it; InvalidOid if the family has none.  What an index
+ * condition means is read from the operator's function, never from a
+ * strategy number: a B-tree class may sort the other way round (its
+ * strategy 1 then is ">"), and whatever the index method, an operator of
+ * its family returns the rows that operator's function admits.
+ */
+static Oid
+family_operator(Oid opfamily, Oid type, Oid wanted_funcid, const char *wanted_symbol)
+{
+	CatCList   *members = SearchSysCacheList3(AMOPSTRATEGY, ObjectIdGetDatum(opfamily),
+											  ObjectIdGetDatum(type), ObjectIdGetDatum(type));
+	Oid			result = InvalidOid;
+
+	for (int i = 0; i < members->n_members && !OidIsValid(result); i++)
+	{
+		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&members->members[i]->tuple);
+		Oid			funcid;
+		char	   *symbol;
+
+		if (amop->amoppurpose != AMOP_SEARCH)
+			continue;
+		funcid = get_opcode(amop->amopopr);
+		if (wanted_symbol == NULL)
+		{
+			if (funcid == wanted_funcid)
+				result = amop->amopopr;
+			continue;
+		}
+		symbol = function_symbol(funcid);
+		if (symbol != NULL && strcmp(symbol, wanted_symbol) == 0)
+			result = amop->amopopr;
+	}
+	ReleaseSysCacheList(members);
+	return result;
+}
+
 PG_FUNCTION_INFO_V1(ulid_uuid_support);
 Datum
 ulid_uuid_support(PG_FUNCTION_ARGS)
@@ -568,6 +611,9 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	Node	   *value;
 	char	   *prosrc;
 	int			strategy;
+	static const Oid uuid_functions[BTMaxStrategyNumber] = {
+		F_UUID_LT, F_UUID_LE, F_UUID_EQ, F_UUID_GE, F_UUID_GT
+	};
 	Oid			uuid_op;
 	RelabelType *relabel;
 	OpExpr	   *result;
@@ -605,13 +651,8 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	if (req->indexarg == 1)
 		strategy = BTMaxStrategyNumber + 1 - strategy;	/* < and >, <= and >= swap */
 
-	if (req->index->relam == BTREE_AM_OID)
-		uuid_op = get_opfamily_member(req->opfamily, UUIDOID, UUIDOID, strategy);
-	else if (req->index->relam == HASH_AM_OID && strategy == BTEqualStrategyNumber)
-		uuid_op = get_opfamily_member(req->opfamily, UUIDOID, UUIDOID,
-									  HTEqualStrategyNumber);
-	else
-		uuid_op = InvalidOid;
+	/* The family's operator with core's uuid function of that meaning. */
+	uuid_op = family_operator(req->opfamily, UUIDOID, uuid_functions[strategy - 1], NULL);
 	if (!OidIsValid(uuid_op))
 		PG_RETURN_POINTER(NULL);
 
@@ -880,21 +921,18 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 	value = (Node *) list_nth(clause->args, 1 - ulid_arg);
 	ulid_type = exprType(key);
 	if (exprType(value) != TIMESTAMPTZOID ||
-		req->index->opcintype[req->indexcol] != ulid_type ||
-		(req->index->relam != BTREE_AM_OID && req->index->relam != BRIN_AM_OID))
+		req->index->opcintype[req->indexcol] != ulid_type)
 		PG_RETURN_POINTER(NULL);
 
 	if (strategy == BTGreaterStrategyNumber || strategy == BTGreaterEqualStrategyNumber)
 	{
 		bound_name = "ulid_time_lower_bound";
-		index_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
-									   BTGreaterEqualStrategyNumber);
+		index_op = family_operator(req->opfamily, ulid_type, InvalidOid, "ulid_ge");
 	}
 	else
 	{
 		bound_name = "ulid_time_upper_bound";
-		index_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
-									   BTLessEqualStrategyNumber);
+		index_op = family_operator(req->opfamily, ulid_type, InvalidOid, "ulid_le");
 	}
 	inclusive = (strategy == BTGreaterEqualStrategyNumber ||
 				 strategy == BTLessEqualStrategyNumber);
@@ -1092,13 +1130,10 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	ulid_type = exprType(key);
 	range_type = exprType(value);
 	if (range_type != TSTZRANGEOID ||
-		req->index->opcintype[req->indexcol] != ulid_type ||
-		(req->index->relam != BTREE_AM_OID && req->index->relam != BRIN_AM_OID))
+		req->index->opcintype[req->indexcol] != ulid_type)
 		PG_RETURN_POINTER(NULL);
-	ge_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
-								BTGreaterEqualStrategyNumber);
-	le_op = get_opfamily_member(req->opfamily, ulid_type, ulid_type,
-								BTLessEqualStrategyNumber);
+	ge_op = family_operator(req->opfamily, ulid_type, InvalidOid, "ulid_ge");
+	le_op = family_operator(req->opfamily, ulid_type, InvalidOid, "ulid_le");
 	if (!OidIsValid(ge_op) || !OidIsValid(le_op))
 		PG_RETURN_POINTER(NULL);
 
