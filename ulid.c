@@ -93,6 +93,7 @@
 #include "catalog/pg_amop.h"
 #include "utils/catcache.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #pragma GCC diagnostic pop
 
 #include "ulid_base32.h"
@@ -501,26 +502,80 @@ ulid_cmp(PG_FUNCTION_ARGS)
  * answers with "uuid_col < ulid_value::uuid" in the index's own operator,
  * an exact equivalent (not lossy), so that index is used too.
  */
+/*
+ * The C symbol (prosrc) of each C function asked about, and "" for any
+ * other function, remembered for the backend's life: the planner support
+ * functions and the estimators ask for every clause they see, and reading
+ * prosrc from pg_proc's tuple is slow.  Any change to pg_proc invalidates
+ * them all (function_symbols_stale); they are dropped on the next look-up,
+ * so that a symbol returned stays valid until then.
+ */
+typedef struct FunctionSymbol
+{
+	Oid			funcid;
+	char		symbol[64];		/* "" for none, or one too long to be ours */
+} FunctionSymbol;
+
+static HTAB *function_symbols = NULL;
+static bool function_symbols_stale = false;
+
+static void
+function_symbols_invalidate(Datum arg pg_attribute_unused(), int cacheid pg_attribute_unused(),
+							uint32 hashvalue pg_attribute_unused())
+{
+	function_symbols_stale = true;
+}
+
 /* The C symbol (prosrc) of a C function, or NULL if funcid is no C function. */
-static char *
+static const char *
 function_symbol(Oid funcid)
 {
-	HeapTuple	proctup;
-	char	   *prosrc;
-	bool		isnull;
+	static bool callback_registered = false;
+	FunctionSymbol *entry;
+	bool		found;
 
-	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	if (!HeapTupleIsValid(proctup))
-		return NULL;
-	if (((Form_pg_proc) GETSTRUCT(proctup))->prolang != ClanguageId)
+	if (function_symbols_stale && function_symbols != NULL)
 	{
-		ReleaseSysCache(proctup);
-		return NULL;
+		hash_destroy(function_symbols);
+		function_symbols = NULL;
 	}
-	prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
-												 Anum_pg_proc_prosrc, &isnull));
-	ReleaseSysCache(proctup);
-	return prosrc;
+	function_symbols_stale = false;
+	if (function_symbols == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!callback_registered)
+		{
+			CacheRegisterSyscacheCallback(PROCOID, function_symbols_invalidate, (Datum) 0);
+			callback_registered = true;
+		}
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(FunctionSymbol);
+		ctl.hcxt = CacheMemoryContext;
+		function_symbols = hash_create("ulid function symbols", 64, &ctl,
+									   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+
+	entry = hash_search(function_symbols, &funcid, HASH_FIND, NULL);
+	if (entry == NULL)
+	{
+		HeapTuple	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+		char	   *prosrc = NULL;
+		bool		isnull;
+
+		if (!HeapTupleIsValid(proctup))
+			return NULL;		/* not remembered: it may yet be made */
+		if (((Form_pg_proc) GETSTRUCT(proctup))->prolang == ClanguageId)
+			prosrc = TextDatumGetCString(SysCacheGetAttr(PROCOID, proctup,
+														 Anum_pg_proc_prosrc, &isnull));
+		ReleaseSysCache(proctup);
+		entry = hash_search(function_symbols, &funcid, HASH_ENTER, &found);
+		entry->symbol[0] = '\0';
+		if (prosrc != NULL && strlen(prosrc) < sizeof(entry->symbol))
+			strcpy(entry->symbol, prosrc);
+	}
+	return entry->symbol[0] != '\0' ? entry->symbol : NULL;
 }
 
 /*
@@ -552,7 +607,7 @@ own_function(const char *name, Oid *argtypes, int nargs, Oid namespace)
 										 CStringGetDatum(name),
 										 PointerGetDatum(buildoidvector(argtypes, nargs)),
 										 ObjectIdGetDatum(namespace));
-	char	   *symbol;
+	const char *symbol;
 
 	if (!OidIsValid(funcid))
 		return InvalidOid;
@@ -581,7 +636,7 @@ family_operator(Oid opfamily, Oid type, Oid wanted_funcid, const char *wanted_sy
 	{
 		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&members->members[i]->tuple);
 		Oid			funcid;
-		char	   *symbol;
+		const char *symbol;
 
 		if (amop->amoppurpose != AMOP_SEARCH)
 			continue;
@@ -609,7 +664,7 @@ ulid_uuid_support(PG_FUNCTION_ARGS)
 	OpExpr	   *clause = support_clause(rawreq, &req);
 	Node	   *key;
 	Node	   *value;
-	char	   *prosrc;
+	const char *prosrc;
 	int			strategy;
 	static const Oid uuid_functions[BTMaxStrategyNumber] = {
 		F_UUID_LT, F_UUID_LE, F_UUID_EQ, F_UUID_GE, F_UUID_GT
@@ -873,7 +928,7 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
 	SupportRequestIndexCondition *req;
 	OpExpr	   *clause;
-	char	   *symbol;
+	const char *symbol;
 	int			ulid_arg;
 	int			strategy;
 	Node	   *key;
@@ -1094,7 +1149,7 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
 	SupportRequestIndexCondition *req;
 	OpExpr	   *clause;
-	char	   *symbol;
+	const char *symbol;
 	int			ulid_arg;
 	Node	   *key;
 	Node	   *value;
@@ -1234,7 +1289,7 @@ typedef struct UlidBound
 static bool
 comparison_of(Oid opno, StrategyNumber *strategy, int *time_arg)
 {
-	char	   *symbol = function_symbol(get_opcode(opno));
+	const char *symbol = function_symbol(get_opcode(opno));
 	const char *op;
 
 	if (symbol == NULL)
@@ -1332,6 +1387,27 @@ bound_admits(const UlidBound *b, const Ulid *v)
 }
 
 /*
+ * What bound_selectivity() reads of a column, read once while a relation
+ * is planned (ColumnBounds), in the memory context cxt: the most common
+ * values and their frequencies, the histogram's bounds (16-byte values
+ * only, as the statistics give them), and the smallest and largest values
+ * an index gives (index_endpoint), each when first needed.
+ */
+typedef struct ColumnStats
+{
+	MemoryContext cxt;
+	bool		read;
+	int			nmcv;
+	Ulid	   *mcv;
+	float4	   *mcv_freq;
+	int			nhist;
+	Ulid	   *hist;
+	bool		end_read[2];	/* [0] the smallest, [1] the largest */
+	bool		end_found[2];
+	Ulid		end[2];
+} ColumnStats;
+
+/*
  * The smallest (or the largest) value of the column now, from the first
  * column of a btree index on it that sorts in byte order: the first entry
  * at that end, whether its row is visible or not (SnapshotAny, one descent,
@@ -1405,6 +1481,65 @@ index_endpoint(PlannerInfo *root, VariableStatData *vardata, bool largest, Ulid 
 	return false;
 }
 
+/* index_endpoint(), remembered in stats. */
+static bool
+column_endpoint(PlannerInfo *root, VariableStatData *vardata, ColumnStats *stats,
+				bool largest, Ulid *result)
+{
+	if (!stats->end_read[largest])
+	{
+		stats->end_found[largest] = index_endpoint(root, vardata, largest, &stats->end[largest]);
+		stats->end_read[largest] = true;
+	}
+	if (stats->end_found[largest])
+		*result = stats->end[largest];
+	return stats->end_found[largest];
+}
+
+/* The 16-byte values of a statistics slot, copied into cxt. */
+static Ulid *
+slot_values(AttStatsSlot *sslot, MemoryContext cxt)
+{
+	Ulid	   *values = MemoryContextAlloc(cxt, sizeof(Ulid) * Max(sslot->nvalues, 1));
+
+	for (int i = 0; i < sslot->nvalues; i++)
+		values[i] = *DatumGetUlidP(sslot->values[i]);
+	return values;
+}
+
+/* Read the column's statistics into stats, once. */
+static void
+read_column_stats(VariableStatData *vardata, ColumnStats *stats)
+{
+	AttStatsSlot sslot;
+
+	if (stats->read)
+		return;
+	stats->read = true;
+	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV,
+						 InvalidOid, ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+	{
+		if (get_typlen(sslot.valuetype) == ULID_LEN)
+		{
+			stats->nmcv = sslot.nvalues;
+			stats->mcv = slot_values(&sslot, stats->cxt);
+			stats->mcv_freq = MemoryContextAlloc(stats->cxt, sizeof(float4) * Max(sslot.nnumbers, 1));
+			memcpy(stats->mcv_freq, sslot.numbers, sizeof(float4) * sslot.nnumbers);
+		}
+		free_attstatsslot(&sslot);
+	}
+	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_HISTOGRAM,
+						 InvalidOid, ATTSTATSSLOT_VALUES))
+	{
+		if (sslot.nvalues >= 2 && get_typlen(sslot.valuetype) == ULID_LEN)
+		{
+			stats->nhist = sslot.nvalues;
+			stats->hist = slot_values(&sslot, stats->cxt);
+		}
+		free_attstatsslot(&sslot);
+	}
+}
+
 /*
  * The fraction of the histogram's population below v.  The bounds divide
  * it into equally populated buckets; within its bucket v is placed by the
@@ -1414,14 +1549,15 @@ index_endpoint(PlannerInfo *root, VariableStatData *vardata, bool largest, Ulid 
  * farther one, as core's ineq_histogram_selectivity does.
  */
 static double
-histogram_fraction_below(PlannerInfo *root, VariableStatData *vardata,
-						 const AttStatsSlot *sslot, const Ulid *v)
+histogram_fraction_below(PlannerInfo *root, VariableStatData *vardata, ColumnStats *stats,
+						 const Ulid *v)
 {
-	int			n = sslot->nvalues;
+	const Ulid *hist = stats->hist;
+	int			n = stats->nhist;
 	int			lo = 0;
 	int			hi = n;
-	const Ulid *first = DatumGetUlidP(sslot->values[0]);
-	const Ulid *last = DatumGetUlidP(sslot->values[n - 1]);
+	const Ulid *first = &hist[0];
+	const Ulid *last = &hist[n - 1];
 	const Ulid *a;
 	const Ulid *b;
 	Ulid		actual_first;
@@ -1432,19 +1568,19 @@ histogram_fraction_below(PlannerInfo *root, VariableStatData *vardata,
 	{
 		int			mid = lo + (hi - lo) / 2;
 
-		if (ulid_internal_cmp(DatumGetUlidP(sslot->values[mid]), v) <= 0)
+		if (ulid_internal_cmp(&hist[mid], v) <= 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo <= 1 && index_endpoint(root, vardata, false, &actual_first) &&
+	if (lo <= 1 && column_endpoint(root, vardata, stats, false, &actual_first) &&
 		ulid_internal_cmp(&actual_first, first) < 0)
 	{
 		first = &actual_first;
 		if (lo == 0 && ulid_internal_cmp(v, first) >= 0)
 			lo = 1;
 	}
-	if (lo >= n - 1 && index_endpoint(root, vardata, true, &actual_last) &&
+	if (lo >= n - 1 && column_endpoint(root, vardata, stats, true, &actual_last) &&
 		ulid_internal_cmp(&actual_last, last) > 0)
 	{
 		last = &actual_last;
@@ -1455,8 +1591,8 @@ histogram_fraction_below(PlannerInfo *root, VariableStatData *vardata,
 		return 0.0;
 	if (lo == n)
 		return 1.0;
-	a = (lo - 1 == 0) ? first : DatumGetUlidP(sslot->values[lo - 1]);
-	b = (lo == n - 1) ? last : DatumGetUlidP(sslot->values[lo]);
+	a = (lo - 1 == 0) ? first : &hist[lo - 1];
+	b = (lo == n - 1) ? last : &hist[lo];
 	return (lo - 1 + ulid_distance(a->data, v->data) / ulid_distance(a->data, b->data)) /
 		(n - 1);
 }
@@ -1471,10 +1607,10 @@ histogram_fraction_below(PlannerInfo *root, VariableStatData *vardata,
  * core would).
  */
 static bool
-bound_selectivity(PlannerInfo *root, VariableStatData *vardata, Oid opfunc, UlidBound *b)
+bound_selectivity(PlannerInfo *root, VariableStatData *vardata, ColumnStats *stats,
+				  Oid opfunc, UlidBound *b)
 {
-	Form_pg_statistic stats;
-	AttStatsSlot sslot;
+	ColumnStats local;
 	double		mcv_sel = 0.0;
 	double		sumcommon = 0.0;
 	double		below = 0.5;
@@ -1489,30 +1625,23 @@ bound_selectivity(PlannerInfo *root, VariableStatData *vardata, Oid opfunc, Ulid
 		b->sel = 0.0;
 		return true;
 	}
-	stats = (Form_pg_statistic) GETSTRUCT(vardata->statsTuple);
-	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_MCV,
-						 InvalidOid, ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+	if (stats == NULL)
 	{
-		if (get_typlen(sslot.valuetype) == ULID_LEN)
-		{
-			for (int i = 0; i < sslot.nvalues; i++)
-			{
-				if (bound_admits(b, DatumGetUlidP(sslot.values[i])))
-					mcv_sel += sslot.numbers[i];
-				sumcommon += sslot.numbers[i];
-			}
-		}
-		free_attstatsslot(&sslot);
+		memset(&local, 0, sizeof(local));
+		local.cxt = CurrentMemoryContext;
+		stats = &local;
 	}
-	if (get_attstatsslot(&sslot, vardata->statsTuple, STATISTIC_KIND_HISTOGRAM,
-						 InvalidOid, ATTSTATSSLOT_VALUES))
+	read_column_stats(vardata, stats);
+	for (int i = 0; i < stats->nmcv; i++)
 	{
-		if (sslot.nvalues >= 2 && get_typlen(sslot.valuetype) == ULID_LEN)
-			below = histogram_fraction_below(root, vardata, &sslot, &b->value);
-		free_attstatsslot(&sslot);
+		if (bound_admits(b, &stats->mcv[i]))
+			mcv_sel += stats->mcv_freq[i];
+		sumcommon += stats->mcv_freq[i];
 	}
-	sel = (1.0 - stats->stanullfrac - sumcommon) * (b->is_lower ? 1.0 - below : below) +
-		mcv_sel;
+	if (stats->nhist >= 2)
+		below = histogram_fraction_below(root, vardata, stats, &b->value);
+	sel = (1.0 - ((Form_pg_statistic) GETSTRUCT(vardata->statsTuple))->stanullfrac - sumcommon) *
+		(b->is_lower ? 1.0 - below : below) + mcv_sel;
 	CLAMP_PROBABILITY(sel);
 	b->sel = sel;
 	return true;
@@ -1579,14 +1708,71 @@ strip_relabel(Node *node)
 /*
  * One bound on the column among the relation's restriction clauses: from an
  * operator clause (args) estimated by ulid_ineqsel, or one end of an
- * "id <@ r" with a constant r (range > 0 numbers that clause).
+ * "id <@ r" with a constant r (range > 0 numbers that clause, args NULL).
+ * Its selectivity is read when first needed (sel_known), with the
+ * operator's function (opfunc) for the statistics' security check and,
+ * where our reading of the statistics does not apply, core's estimator for
+ * the operator (opno, strategy, collation).
  */
 typedef struct BoundClause
 {
 	List	   *args;
 	int			range;
+	int			group;
+	Oid			opno;
+	Oid			opfunc;
+	StrategyNumber strategy;
+	Oid			collation;
+	bool		sel_known;
 	UlidBound	bound;
 } BoundClause;
+
+/* The hash keys of ColumnBounds: a known bound, a clause's args. */
+typedef struct BoundKey
+{
+	Ulid		value;			/* zero for none */
+	bool		is_lower;
+	bool		none;
+	bool		inclusive;
+} BoundKey;
+
+typedef struct BoundByValue
+{
+	BoundKey	key;
+	BoundClause *first;			/* the first in the order of the groups */
+} BoundByValue;
+
+typedef struct BoundByArgs
+{
+	List	   *args;
+	BoundClause *bc;
+} BoundByArgs;
+
+/*
+ * Every bound that the restriction clauses of one relation put on one of
+ * its columns, found once per planning: each conjunction the planner
+ * estimates on its own (a group: and_lists()), the bounds in it, and two
+ * indexes over them, by the clause (args) and by the bound.  Without it
+ * each of the 2N clauses of N OR-ed windows searched all N groups, and
+ * planning grew with N squared.  The smallest and largest values an index
+ * gives are read once too.  Valid for this root, rel,
+ * varRelid and column while the rel's restriction clauses are the same
+ * list of the same length.
+ */
+typedef struct ColumnBounds
+{
+	PlannerInfo *root;
+	RelOptInfo *rel;
+	List	   *restrictinfo;
+	int			nrestrict;
+	int			varRelid;
+	Node	   *column;
+	int			ngroups;
+	List	  **groups;			/* of BoundClause */
+	HTAB	   *by_args;
+	HTAB	   *by_value;
+	ColumnStats stats;
+} ColumnBounds;
 
 /*
  * Every list of clauses that the planner estimates as a conjunction on the
@@ -1616,33 +1802,76 @@ and_lists(List *clauses, List **lists)
 	}
 }
 
-/* Whether the operator clause with these args is one of clauses. */
-static bool
-has_clause(List *clauses, List *args)
+/*
+ * The ColumnBounds of the planning going on, kept in the memory context
+ * that holds its PlannerInfo (they point into the planner's data): a reset
+ * or deletion of that context forgets them (column_bounds_forget), before
+ * any address they compare with can be reused.  One context at a time.
+ */
+typedef struct ColumnBoundsCache
 {
-	ListCell   *lc;
+	MemoryContext cxt;
+	List	   *entries;		/* of ColumnBounds */
+	MemoryContextCallback forget;
+} ColumnBoundsCache;
 
-	foreach(lc, clauses)
+static ColumnBoundsCache *column_bounds_cache = NULL;
+
+/* At most this many relations' columns are remembered at once. */
+#define COLUMN_BOUNDS_KEPT 64
+
+static void
+column_bounds_forget(void *arg)
+{
+	if (column_bounds_cache == arg)
+		column_bounds_cache = NULL;
+}
+
+static BoundKey
+bound_key(const UlidBound *b)
+{
+	BoundKey	key;
+
+	memset(&key, 0, sizeof(key));
+	if (!b->none)
+		key.value = b->value;
+	key.is_lower = b->is_lower;
+	key.none = b->none;
+	key.inclusive = b->inclusive;
+	return key;
+}
+
+/* Add a bound to its group and to the two indexes, if first there. */
+static void
+add_bound(ColumnBounds *cb, BoundClause *bc)
+{
+	bool		found;
+
+	cb->groups[bc->group] = lappend(cb->groups[bc->group], bc);
+	if (bc->args != NULL)
 	{
-		Node	   *node = (Node *) lfirst(lc);
+		BoundByArgs *entry = hash_search(cb->by_args, &bc->args, HASH_ENTER, &found);
 
-		if (IsA(node, RestrictInfo))
-			node = (Node *) ((RestrictInfo *) node)->clause;
-		if (is_opclause(node) && ((OpExpr *) node)->args == args)
-			return true;
+		if (!found)
+			entry->bc = bc;
 	}
-	return false;
+	if (bc->bound.known)
+	{
+		BoundKey	key = bound_key(&bc->bound);
+		BoundByValue *entry = hash_search(cb->by_value, &key, HASH_ENTER, &found);
+
+		if (!found)
+			entry->first = bc;
+	}
 }
 
 /*
- * The bounds that the clauses of one conjunction put on the column of
- * vardata, with each one's selectivity alone.
+ * The bounds that the clauses of one conjunction (group g) put on the
+ * column of vardata, their selectivities not yet read.
  */
-static List *
-column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid, List *clauses)
+static void
+group_bounds(PlannerInfo *root, ColumnBounds *cb, int g, List *clauses)
 {
-	List	   *result = NIL;
-	Node	   *column = strip_relabel(vardata->var);
 	int			ranges = 0;
 	ListCell   *lc;
 
@@ -1654,8 +1883,9 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid, List *
 		int			time_arg;
 		int			var_arg;
 		Node	   *other;
-		char	   *symbol;
+		const char *symbol;
 
+		CHECK_FOR_INTERRUPTS();
 		if (IsA(node, RestrictInfo))
 		{
 			if (((RestrictInfo *) node)->pseudoconstant)
@@ -1665,9 +1895,9 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid, List *
 		op = (OpExpr *) node;
 		if (!is_opclause(op) || list_length(op->args) != 2)
 			continue;
-		if (equal(strip_relabel(linitial(op->args)), column))
+		if (equal(strip_relabel(linitial(op->args)), cb->column))
 			var_arg = 0;
-		else if (equal(strip_relabel(lsecond(op->args)), column))
+		else if (equal(strip_relabel(lsecond(op->args)), cb->column))
 			var_arg = 1;
 		else
 			continue;
@@ -1687,10 +1917,12 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid, List *
 			if (!make_bound(strategy, time_arg, var_arg, other, &bc->bound))
 				continue;
 			bc->args = op->args;
-			if (!bound_selectivity(root, vardata, get_opcode(op->opno), &bc->bound))
-				bc->bound.sel = core_ineqsel(strategy, root, op->opno, op->args,
-											 varRelid, op->inputcollid);
-			result = lappend(result, bc);
+			bc->group = g;
+			bc->opno = op->opno;
+			bc->opfunc = get_opcode(op->opno);
+			bc->strategy = strategy;
+			bc->collation = op->inputcollid;
+			add_bound(cb, bc);
 			continue;
 		}
 
@@ -1713,74 +1945,155 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid, List *
 				if (infinite)
 					continue;
 				bc->range = ranges;
+				bc->group = g;
+				bc->opfunc = get_opcode(op->opno);
 				bc->bound.is_lower = (end == 0);
 				bc->bound.known = true;
 				bc->bound.none = (u == NULL);
 				bc->bound.inclusive = true;
 				if (u != NULL)
 					memcpy(bc->bound.value.data, u->data, ULID_LEN);
-				if (!bound_selectivity(root, vardata, get_opcode(op->opno), &bc->bound))
-					bc->bound.sel = DEFAULT_INEQ_SEL;
-				result = lappend(result, bc);
+				add_bound(cb, bc);
 			}
 		}
 	}
-	return result;
 }
 
 /*
- * The clause among bounds that the one being estimated is: the same clause
- * (its args), or, with args NULL, for a clause the planner made from one
- * (the index conditions of "id > ts" or "id <@ r", an index predicate), the
- * first with the same known bound.
+ * The ColumnBounds of the column of vardata (a column of vardata->rel) for
+ * this planning: remembered, or found now.  NULL without a relation.
+ */
+static ColumnBounds *
+column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
+{
+	RelOptInfo *rel = vardata->rel;
+	Node	   *column = strip_relabel(vardata->var);
+	ColumnBounds *cb;
+	MemoryContext cxt;
+	MemoryContext old;
+	List	   *lists = NIL;
+	HASHCTL		ctl;
+	ListCell   *lc;
+	int			g;
+
+	if (rel == NULL)
+		return NULL;
+	cxt = GetMemoryChunkContext(root);
+	if (column_bounds_cache != NULL && column_bounds_cache->cxt == cxt)
+	{
+		foreach(lc, column_bounds_cache->entries)
+		{
+			cb = lfirst(lc);
+			if (cb->root == root && cb->rel == rel && cb->varRelid == varRelid &&
+				cb->restrictinfo == rel->baserestrictinfo &&
+				cb->nrestrict == list_length(rel->baserestrictinfo) &&
+				equal(cb->column, column))
+				return cb;
+		}
+	}
+	else
+	{
+		column_bounds_cache = MemoryContextAllocZero(cxt, sizeof(ColumnBoundsCache));
+		column_bounds_cache->cxt = cxt;
+		column_bounds_cache->forget.func = column_bounds_forget;
+		column_bounds_cache->forget.arg = column_bounds_cache;
+		MemoryContextRegisterResetCallback(cxt, &column_bounds_cache->forget);
+	}
+
+	old = MemoryContextSwitchTo(cxt);
+	cb = palloc0(sizeof(ColumnBounds));
+	cb->root = root;
+	cb->rel = rel;
+	cb->restrictinfo = rel->baserestrictinfo;
+	cb->nrestrict = list_length(rel->baserestrictinfo);
+	cb->varRelid = varRelid;
+	cb->column = copyObject(column);
+	cb->stats.cxt = cxt;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(List *);
+	ctl.entrysize = sizeof(BoundByArgs);
+	ctl.hcxt = cxt;
+	cb->by_args = hash_create("ulid bounds by clause", 64, &ctl,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	ctl.keysize = sizeof(BoundKey);
+	ctl.entrysize = sizeof(BoundByValue);
+	cb->by_value = hash_create("ulid bounds by value", 64, &ctl,
+							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+
+	and_lists(rel->baserestrictinfo, &lists);
+	cb->ngroups = list_length(lists);
+	cb->groups = palloc0(sizeof(List *) * cb->ngroups);
+	g = 0;
+	foreach(lc, lists)
+		group_bounds(root, cb, g++, (List *) lfirst(lc));
+
+	if (list_length(column_bounds_cache->entries) >= COLUMN_BOUNDS_KEPT)
+		column_bounds_cache->entries = list_delete_first(column_bounds_cache->entries);
+	column_bounds_cache->entries = lappend(column_bounds_cache->entries, cb);
+	MemoryContextSwitchTo(old);
+	return cb;
+}
+
+/* The selectivity of one bound of cb, read once. */
+static Selectivity
+bound_clause_sel(PlannerInfo *root, VariableStatData *vardata, ColumnBounds *cb,
+				 BoundClause *bc)
+{
+	if (!bc->sel_known)
+	{
+		if (!bound_selectivity(root, vardata, &cb->stats, bc->opfunc, &bc->bound))
+			bc->bound.sel = bc->range > 0 ? DEFAULT_INEQ_SEL :
+				core_ineqsel(bc->strategy, root, bc->opno, bc->args,
+							 cb->varRelid, bc->collation);
+		bc->sel_known = true;
+	}
+	return bc->bound.sel;
+}
+
+/*
+ * The clause among the bounds that the one being estimated is: the same
+ * clause (its args), or, for a clause the planner made from one (the index
+ * conditions of "id > ts" or "id <@ r", an index predicate), the first with
+ * the same known bound.
  */
 static BoundClause *
-find_bound(List *bounds, List *args, const UlidBound *b)
+find_bound(ColumnBounds *cb, List *args, const UlidBound *b)
 {
-	ListCell   *lc;
+	BoundByArgs *by_args = hash_search(cb->by_args, &args, HASH_FIND, NULL);
+	BoundKey	key;
+	BoundByValue *by_value;
 
-	if (args != NULL)
-	{
-		foreach(lc, bounds)
-		{
-			BoundClause *bc = lfirst(lc);
-
-			if (bc->args == args)
-				return bc;
-		}
-		return NULL;
-	}
+	if (by_args != NULL)
+		return by_args->bc;
 	if (!b->known)
 		return NULL;
-	foreach(lc, bounds)
-	{
-		BoundClause *bc = lfirst(lc);
-
-		if (bc->bound.known && bc->bound.is_lower == b->is_lower &&
-			bc->bound.none == b->none && bc->bound.inclusive == b->inclusive &&
-			(b->none || ulid_internal_cmp(&bc->bound.value, &b->value) == 0))
-			return bc;
-	}
-	return NULL;
+	key = bound_key(b);
+	by_value = hash_search(cb->by_value, &key, HASH_FIND, NULL);
+	return by_value ? by_value->first : NULL;
 }
 
 /*
- * The tightest bound of each direction in the group of this (inequalities,
+ * The tightest bound of each direction in the group of self (inequalities,
  * range 0, or one "id <@ r"): the smallest selectivity, the first of equals,
  * as clauselist_selectivity keeps the more restrictive of two.
  */
 static void
-tightest_bounds(List *bounds, int range, BoundClause **lower, BoundClause **upper)
+tightest_bounds(PlannerInfo *root, VariableStatData *vardata, ColumnBounds *cb,
+				BoundClause *self, BoundClause **lower, BoundClause **upper)
 {
 	ListCell   *lc;
 
 	*lower = *upper = NULL;
-	foreach(lc, bounds)
+	foreach(lc, cb->groups[self->group])
 	{
 		BoundClause *bc = lfirst(lc);
 		BoundClause **best = bc->bound.is_lower ? lower : upper;
 
-		if (bc->range == range && (*best == NULL || bc->bound.sel < (*best)->bound.sel))
+		if (bc->range != self->range)
+			continue;
+		bound_clause_sel(root, vardata, cb, bc);
+		if (*best == NULL || bc->bound.sel < (*best)->bound.sel)
 			*best = bc;
 	}
 }
@@ -1811,14 +2124,15 @@ ulid_ineqsel(PG_FUNCTION_ARGS)
 	Node	   *other;
 	bool		varonleft;
 	UlidBound	b;
-	List	   *bounds;
-	BoundClause *self;
+	ColumnBounds *cb;
+	BoundClause *self = NULL;
 	BoundClause *lower;
 	BoundClause *upper;
 	BoundClause *carrier;
 	Selectivity window;
 	Selectivity sel;
 
+	CHECK_FOR_INTERRUPTS();
 	if (!comparison_of(opno, &strategy, &time_arg))
 		PG_RETURN_FLOAT8(DEFAULT_INEQ_SEL);
 	if (!get_restriction_variable(root, args, varRelid, &vardata, &other, &varonleft))
@@ -1828,39 +2142,25 @@ ulid_ineqsel(PG_FUNCTION_ARGS)
 		ReleaseVariableStats(vardata);
 		PG_RETURN_FLOAT8(core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION()));
 	}
-	if (!bound_selectivity(root, &vardata, get_opcode(opno), &b))
-		b.sel = core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION());
 
 	/*
 	 * The conjunction this clause is in: the relation's restriction clauses
 	 * or an AND arm of an OR among them, found by the clause itself, else
 	 * (a clause the planner made) by its bound.
 	 */
-	self = NULL;
-	bounds = NIL;
-	if (vardata.rel != NULL)
-	{
-		List	   *lists = NIL;
-		ListCell   *lc;
+	cb = column_bounds(root, &vardata, varRelid);
+	if (cb != NULL)
+		self = find_bound(cb, args, &b);
+	if (self != NULL && self->args == args)
+		sel = bound_clause_sel(root, &vardata, cb, self);
+	else if (bound_selectivity(root, &vardata, cb ? &cb->stats : NULL, get_opcode(opno), &b))
+		sel = b.sel;
+	else
+		sel = core_ineqsel(strategy, root, opno, args, varRelid, PG_GET_COLLATION());
 
-		and_lists(vardata.rel->baserestrictinfo, &lists);
-		for (int by_value = 0; by_value < 2 && self == NULL; by_value++)
-		{
-			foreach(lc, lists)
-			{
-				if (!by_value && !has_clause(lfirst(lc), args))
-					continue;
-				bounds = column_bounds(root, &vardata, varRelid, (List *) lfirst(lc));
-				self = find_bound(bounds, by_value ? NULL : args, &b);
-				if (self != NULL)
-					break;
-			}
-		}
-	}
-	sel = b.sel;
 	if (self != NULL)
 	{
-		tightest_bounds(bounds, self->range, &lower, &upper);
+		tightest_bounds(root, &vardata, cb, self, &lower, &upper);
 		if (self != lower && self != upper)
 			sel = 1.0;			/* a looser bound of the same side */
 		else if (lower != NULL && upper != NULL)
@@ -1904,6 +2204,7 @@ ulid_tstzrange_sel(PG_FUNCTION_ARGS)
 	RangeType  *r;
 	UlidBound	end[2];
 	bool		infinite[2];
+	ColumnBounds *cb;
 	Selectivity nullfrac;
 	Selectivity sel;
 
@@ -1923,6 +2224,7 @@ ulid_tstzrange_sel(PG_FUNCTION_ARGS)
 	typcache = lookup_type_cache(TSTZRANGEOID, TYPECACHE_RANGE_INFO);
 	r = DatumGetRangeTypeP(((Const *) other)->constvalue);
 	nullfrac = nulltestsel(root, IS_NULL, vardata.var, varRelid, JOIN_INNER, NULL);
+	cb = column_bounds(root, &vardata, varRelid);
 	for (int i = 0; i < 2; i++)
 	{
 		Ulid	   *u = range_bound_ulid(typcache, r, i == 0, &infinite[i]);
@@ -1940,7 +2242,8 @@ ulid_tstzrange_sel(PG_FUNCTION_ARGS)
 		end[i].value = *u;
 		if (infinite[i])
 			end[i].sel = 1.0 - nullfrac;
-		else if (!bound_selectivity(root, &vardata, get_opcode(PG_GETARG_OID(1)), &end[i]))
+		else if (!bound_selectivity(root, &vardata, cb ? &cb->stats : NULL,
+									 get_opcode(PG_GETARG_OID(1)), &end[i]))
 		{
 			ReleaseVariableStats(vardata);
 			PG_RETURN_FLOAT8(DEFAULT_RANGE_INEQ_SEL);
