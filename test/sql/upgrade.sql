@@ -374,6 +374,35 @@ ROLLBACK;
 -- All undone: no row.
 SELECT * FROM catalog_diff();
 
+-- From 1.1: the update from the previous version alone leaves the same
+-- catalog as a fresh install too, and rewrites nothing: a table with a
+-- primary key, a BRIN index and a GiST index made under 1.1 keeps its files
+-- and answers the time conditions through its index as before.
+DROP EXTENSION ulid;
+CREATE EXTENSION ulid VERSION '1.1';
+CREATE TABLE upgrade_11 (id ulid PRIMARY KEY, by_brin ulid, by_gist ulid);
+INSERT INTO upgrade_11
+	SELECT u, u, u FROM (SELECT gen_ulid('2026-01-01 00:00+00'::timestamptz + g * interval '1 minute') AS u
+						 FROM generate_series(1, 3000) g) s;
+CREATE INDEX upgrade_11_brin ON upgrade_11 USING brin (by_brin) WITH (pages_per_range = 4);
+CREATE INDEX upgrade_11_gist ON upgrade_11 USING gist (by_gist);
+CREATE TABLE upgrade_11_files AS
+	SELECT c.oid::regclass AS relation, pg_relation_filenode(c.oid) AS filenode FROM pg_class c
+	WHERE c.oid IN ('upgrade_11'::regclass, 'upgrade_11_pkey'::regclass, 'upgrade_11_brin'::regclass,
+					'upgrade_11_gist'::regclass);
+ALTER EXTENSION ulid UPDATE;
+SELECT extversion AS updated_from_1_1_to FROM pg_extension WHERE extname = 'ulid';
+SELECT * FROM catalog_diff();
+SELECT count(*) AS relations_compared,
+	count(*) FILTER (WHERE pg_relation_filenode(relation) IS DISTINCT FROM filenode) AS rewritten
+FROM upgrade_11_files;
+SET enable_seqscan = off;
+SELECT (SELECT count(*) FROM upgrade_11 WHERE id >= '2026-01-02 00:00+00'::timestamptz) AS by_pkey,
+	(SELECT count(*) FROM upgrade_11 WHERE by_brin >= '2026-01-02 00:00+00'::timestamptz) AS by_brin,
+	(SELECT count(*) FROM upgrade_11 WHERE by_gist >= '2026-01-02 00:00+00'::timestamptz) AS by_gist;
+RESET enable_seqscan;
+DROP TABLE upgrade_11, upgrade_11_files;
+
 -- An installation of 1.0 made on PostgreSQL 13 and brought here by
 -- pg_upgrade has no BRIN minmax-multi or bloom class: the update adds them,
 -- and the catalog again equals a fresh install's.
