@@ -2,3 +2,18 @@
 
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION ulid UPDATE TO '1.2'" to load this file. \quit
+
+-- The comparisons with a time and the containment in a tstzrange compare
+-- 48 bits with a timestamptz and can raise no error for any input: LEAKPROOF,
+-- so that a row-level security policy keeps "id > now() - interval '1 hour'"
+-- an index condition.
+ALTER FUNCTION ulid_timestamptz_lt(ulid, pg_catalog.timestamptz) LEAKPROOF;
+ALTER FUNCTION ulid_timestamptz_le(ulid, pg_catalog.timestamptz) LEAKPROOF;
+ALTER FUNCTION ulid_timestamptz_ge(ulid, pg_catalog.timestamptz) LEAKPROOF;
+ALTER FUNCTION ulid_timestamptz_gt(ulid, pg_catalog.timestamptz) LEAKPROOF;
+ALTER FUNCTION timestamptz_ulid_lt(pg_catalog.timestamptz, ulid) LEAKPROOF;
+ALTER FUNCTION timestamptz_ulid_le(pg_catalog.timestamptz, ulid) LEAKPROOF;
+ALTER FUNCTION timestamptz_ulid_ge(pg_catalog.timestamptz, ulid) LEAKPROOF;
+ALTER FUNCTION timestamptz_ulid_gt(pg_catalog.timestamptz, ulid) LEAKPROOF;
+ALTER FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange) LEAKPROOF;
+ALTER FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid) LEAKPROOF;

@@ -405,49 +405,49 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_timestamptz_lt(ulid, pg_catalog.timestamptz)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'ulid_timestamptz_lt'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION ulid_timestamptz_le(ulid, pg_catalog.timestamptz)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'ulid_timestamptz_le'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION ulid_timestamptz_ge(ulid, pg_catalog.timestamptz)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'ulid_timestamptz_ge'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION ulid_timestamptz_gt(ulid, pg_catalog.timestamptz)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'ulid_timestamptz_gt'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION timestamptz_ulid_lt(pg_catalog.timestamptz, ulid)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_ulid_lt'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION timestamptz_ulid_le(pg_catalog.timestamptz, ulid)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_ulid_le'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION timestamptz_ulid_ge(pg_catalog.timestamptz, ulid)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_ulid_ge'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 CREATE FUNCTION timestamptz_ulid_gt(pg_catalog.timestamptz, ulid)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_ulid_gt'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_timestamptz_support;
 
 -- ulid_ineqsel places the time in the column's histogram as the first or
@@ -529,13 +529,13 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'ulid_contained_by_tstzrange'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_tstzrange_support;
 
 CREATE FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid)
 RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'tstzrange_contains_ulid'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE
 SUPPORT ulid_tstzrange_support;
 
 CREATE OPERATOR <@ (

@@ -19,10 +19,13 @@ SELECT '01ARYZ6S41ZZZZZZZZZZZZZZZZ'::ulid < '01ARYZ6S420000000000000000'::ulid;
 -- The operators carry commutators, negators and estimators; = hashes and merges.
 SELECT oprleft::regtype, oprname, oprright::regtype, oprcom::regoperator, oprnegate::regoperator, oprrest, oprjoin, oprcanhash, oprcanmerge
 FROM pg_operator WHERE 'ulid'::regtype IN (oprleft, oprright) ORDER BY oprleft::regtype::text, oprright::regtype::text, oprname;
--- The comparison functions (with uuid too) and ulid_time are LEAKPROOF;
--- nothing else is.
-SELECT proname, proleakproof FROM pg_proc
-WHERE (proname LIKE 'ulid%' OR proname LIKE 'uuid_ulid%') AND proleakproof ORDER BY proname;
+-- The comparison functions (with uuid and with a time too), the containment
+-- in a tstzrange and ulid_time are LEAKPROOF: none can raise an error.
+-- Nothing else of the extension is.
+SELECT p.proname, p.proleakproof FROM pg_proc p
+JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND p.proleakproof
+ORDER BY p.proname;
 
 -- 10,000 ids over many milliseconds: the same order by value, by text
 -- (bytewise, collation "C") and by uuid.
