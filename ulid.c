@@ -86,6 +86,7 @@
 #include "optimizer/optimizer.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
@@ -3408,6 +3409,160 @@ extension_ulid_type(Oid fn_oid)
 						   ObjectIdGetDatum(get_func_namespace(fn_oid)));
 }
 
+/*
+ * The BRIN indexes of the tables being converted (relids, parents first)
+ * that index column col with a class of core's for uuid that has a ulid
+ * counterpart: uuid_bloom_ops and uuid_minmax_multi_ops.  ALTER COLUMN TYPE
+ * would rebuild them with the same uuid class (it names a class that is not
+ * the type's default, and the ulid column is binary-coercible to uuid), and
+ * then neither id = '...'::ulid nor id = '...'::uuid could use them.  So
+ * they are dropped before the ALTER and made again after it, each as it
+ * was (name, columns, options, predicate, tablespace, comment; a partitioned
+ * index made ON ONLY its table, its partitions' indexes attached again)
+ * with the ulid class.  The default classes (B-tree, hash, BRIN minmax,
+ * btree_gist's and btree_gin's) need none of this: the ALTER picks ulid's.
+ * One row per index, the indexes of the deepest tables first.
+ */
+static const char *const convert_index_query =
+	"WITH tables AS (\n"
+	"	SELECT relid, pos FROM unnest($1::pg_catalog.oid[]) WITH ORDINALITY t(relid, pos)),\n"
+	"keys AS (\n"
+	"	SELECT i.indexrelid, i.indrelid, k.n, k.attnum, k.opclass, k.coll\n"
+	"	FROM pg_catalog.pg_index i JOIN tables t ON t.relid = i.indrelid,\n"
+	"		unnest(i.indkey::pg_catalog.int2[], i.indclass::pg_catalog.oid[],\n"
+	"			   i.indcollation::pg_catalog.oid[]) WITH ORDINALITY k(attnum, opclass, coll, n)\n"
+	"	WHERE k.n <= i.indnkeyatts),\n"
+	"mapped AS (\n"
+	"	SELECT k.indexrelid, k.n, m.ulid_class\n"
+	"	FROM keys k\n"
+	"	JOIN pg_catalog.pg_attribute a ON a.attrelid = k.indrelid AND a.attnum = k.attnum AND a.attname = $2\n"
+	"	JOIN pg_catalog.pg_opclass oc ON oc.oid = k.opclass\n"
+	"		AND oc.opcnamespace = 'pg_catalog'::pg_catalog.regnamespace\n"
+	"	JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod AND am.amname = 'brin'\n"
+	"	JOIN (VALUES ('uuid_bloom_ops', 'ulid_bloom_ops'),\n"
+	"				 ('uuid_minmax_multi_ops', 'ulid_minmax_multi_ops')) m(uuid_class, ulid_class)\n"
+	"		ON m.uuid_class = oc.opcname)\n"
+	"SELECT c.oid AS index, c.relkind = 'I' AS partitioned,\n"
+	"	pg_catalog.format('%I.%I', ns.nspname, c.relname) AS name,\n"
+	"	EXISTS (SELECT FROM pg_catalog.pg_inherits h WHERE h.inhrelid = c.oid) AS attached,\n"
+	"	pg_catalog.format('CREATE INDEX %I ON %s%I.%I USING %I (%s)%s%s%s',\n"
+	"		c.relname, CASE WHEN c.relkind = 'I' THEN 'ONLY ' ELSE '' END, tns.nspname, t.relname, am.amname,\n"
+	"		(SELECT pg_catalog.string_agg(\n"
+	"			CASE WHEN k.attnum = 0 THEN '(' || pg_catalog.pg_get_indexdef(k.indexrelid, k.n::int, false) || ')'\n"
+	"				 ELSE pg_catalog.quote_ident(ta.attname) END\n"
+	"			|| CASE WHEN k.coll <> 0 THEN ' COLLATE ' || pg_catalog.format('%I.%I', cns.nspname, co.collname) ELSE '' END\n"
+	"			|| ' ' || CASE WHEN m.ulid_class IS NOT NULL THEN pg_catalog.format('%I.%I', $3, m.ulid_class)\n"
+	"						   ELSE pg_catalog.format('%I.%I', ons.nspname, oc.opcname) END\n"
+	"			|| COALESCE((SELECT '(' || pg_catalog.string_agg(pg_catalog.format('%I = %L',\n"
+	"							pg_catalog.split_part(o, '=', 1), pg_catalog.substr(o, pg_catalog.strpos(o, '=') + 1)), ', ') || ')'\n"
+	"						 FROM pg_catalog.unnest(ia.attoptions) o), ''),\n"
+	"			', ' ORDER BY k.n)\n"
+	"		 FROM keys k\n"
+	"		 JOIN pg_catalog.pg_opclass oc ON oc.oid = k.opclass\n"
+	"		 JOIN pg_catalog.pg_namespace ons ON ons.oid = oc.opcnamespace\n"
+	"		 JOIN pg_catalog.pg_attribute ia ON ia.attrelid = k.indexrelid AND ia.attnum = k.n\n"
+	"		 LEFT JOIN pg_catalog.pg_attribute ta ON ta.attrelid = k.indrelid AND ta.attnum = k.attnum\n"
+	"		 LEFT JOIN pg_catalog.pg_collation co ON co.oid = k.coll\n"
+	"		 LEFT JOIN pg_catalog.pg_namespace cns ON cns.oid = co.collnamespace\n"
+	"		 LEFT JOIN mapped m ON m.indexrelid = k.indexrelid AND m.n = k.n\n"
+	"		 WHERE k.indexrelid = c.oid),\n"
+	"		COALESCE(' WITH (' || (SELECT pg_catalog.string_agg(pg_catalog.format('%I = %L',\n"
+	"					pg_catalog.split_part(o, '=', 1), pg_catalog.substr(o, pg_catalog.strpos(o, '=') + 1)), ', ')\n"
+	"				 FROM pg_catalog.unnest(c.reloptions) o) || ')', ''),\n"
+	"		CASE WHEN c.reltablespace <> 0\n"
+	"			 THEN ' TABLESPACE ' || pg_catalog.quote_ident((SELECT spcname FROM pg_catalog.pg_tablespace WHERE oid = c.reltablespace))\n"
+	"			 ELSE '' END,\n"
+	"		COALESCE(' WHERE ' || pg_catalog.pg_get_expr(i.indpred, i.indrelid), '')) AS definition,\n"
+	"	pg_catalog.obj_description(c.oid, 'pg_class') AS comment,\n"
+	"	ARRAY(SELECT pg_catalog.format('%I.%I', hns.nspname, hc.relname)\n"
+	"		  FROM pg_catalog.pg_inherits h JOIN pg_catalog.pg_class hc ON hc.oid = h.inhrelid\n"
+	"		  JOIN pg_catalog.pg_namespace hns ON hns.oid = hc.relnamespace\n"
+	"		  WHERE h.inhparent = c.oid) AS children\n"
+	"FROM (SELECT DISTINCT indexrelid FROM mapped) x\n"
+	"JOIN pg_catalog.pg_index i ON i.indexrelid = x.indexrelid\n"
+	"JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid\n"
+	"JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace\n"
+	"JOIN pg_catalog.pg_class t ON t.oid = i.indrelid\n"
+	"JOIN pg_catalog.pg_namespace tns ON tns.oid = t.relnamespace\n"
+	"JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"
+	"JOIN tables tb ON tb.relid = i.indrelid\n"
+	"ORDER BY tb.pos DESC, c.oid\n";
+
+/* One index that the conversion makes again with ulid's classes. */
+typedef struct ConvertIndex
+{
+	char	   *name;			/* schema-qualified, quoted */
+	bool		partitioned;
+	bool		attached;		/* to a partitioned index: dropped with it */
+	char	   *definition;
+	char	   *comment;		/* or NULL */
+	Datum		children;		/* text[]: the partitions' indexes to attach */
+} ConvertIndex;
+
+/* The indexes to make again, from convert_index_query; under SPI. */
+static ConvertIndex *
+convert_indexes(List *relids, const char *col, const char *ext_schema_name, int *n)
+{
+	Datum	   *oids = palloc(sizeof(Datum) * list_length(relids));
+	Oid			argtypes[3] = {OIDARRAYOID, NAMEOID, TEXTOID};
+	Datum		args[3];
+	NameData	colname;
+	ConvertIndex *result;
+	int			i = 0;
+	ListCell   *lc;
+
+	foreach(lc, relids)
+		oids[i++] = ObjectIdGetDatum(lfirst_oid(lc));
+	namestrcpy(&colname, col);
+	args[0] = PointerGetDatum(construct_array(oids, list_length(relids), OIDOID,
+											  sizeof(Oid), true, TYPALIGN_INT));
+	args[1] = NameGetDatum(&colname);
+	args[2] = CStringGetTextDatum(ext_schema_name);
+	if (SPI_execute_with_args(convert_index_query, 3, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the indexes of column \"%s\"", col);
+	*n = (int) SPI_processed;
+	result = palloc0(sizeof(ConvertIndex) * Max(*n, 1));
+	for (i = 0; i < *n; i++)
+	{
+		HeapTuple	tuple = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+
+		result[i].name = SPI_getvalue(tuple, desc, 3);
+		result[i].partitioned = DatumGetBool(SPI_getbinval(tuple, desc, 2, &isnull));
+		result[i].attached = DatumGetBool(SPI_getbinval(tuple, desc, 4, &isnull));
+		result[i].definition = SPI_getvalue(tuple, desc, 5);
+		result[i].comment = SPI_getvalue(tuple, desc, 6);
+		result[i].children = SPI_getbinval(tuple, desc, 7, &isnull);
+	}
+	return result;
+}
+
+/* Make the indexes again after the ALTER, children before their parents. */
+static void
+remake_indexes(ConvertIndex *indexes, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		run_alter(indexes[i].definition);
+		if (indexes[i].comment != NULL)
+			run_alter(psprintf("COMMENT ON INDEX %s IS %s", indexes[i].name,
+							   quote_literal_cstr(indexes[i].comment)));
+		if (indexes[i].partitioned)
+		{
+			ArrayType  *children = DatumGetArrayTypeP(indexes[i].children);
+			Datum	   *names;
+			int			nchildren;
+
+			deconstruct_array(children, TEXTOID, -1, false, TYPALIGN_INT,
+							  &names, NULL, &nchildren);
+			for (int c = 0; c < nchildren; c++)
+				run_alter(psprintf("ALTER INDEX %s ATTACH PARTITION %s", indexes[i].name,
+								   TextDatumGetCString(names[c])));
+		}
+	}
+}
+
 /* One table a conversion changes: the named one and each inheriting one. */
 typedef struct ConvertTarget
 {
@@ -3583,9 +3738,19 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s DROP DEFAULT",
 							   qualified_relation_name(targets[i].relid), qcol));
 	if (!already_ulid)
+	{
+		int			nindexes;
+		ConvertIndex *indexes = convert_indexes(tree, col, get_namespace_name(ext_schema),
+												&nindexes);
+
+		for (int i = 0; i < nindexes; i++)
+			if (!indexes[i].attached)
+				run_alter(psprintf("DROP INDEX %s", indexes[i].name));
 		run_alter(psprintf("ALTER TABLE %s ALTER COLUMN %s TYPE %s",
 						   qualified_relation_name(relid), qcol,
 						   quote_qualified_identifier(get_namespace_name(ext_schema), "ulid")));
+		remake_indexes(indexes, nindexes);
+	}
 	for (int i = 0; i < ntargets; i++)
 		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
 			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s SET DEFAULT %s()",

@@ -120,6 +120,108 @@ ALTER EXTENSION ulid SET SCHEMA public;
 DROP SCHEMA conv_ext;
 
 --
+-- Every index kind on the column, before and after: each gets ulid's class
+-- (B-tree, hash, BRIN minmax, GiST and GIN through their defaults; BRIN
+-- minmax-multi and bloom, whose uuid classes are not the defaults, made
+-- again with ulid's, options, predicate and comment kept), and each serves
+-- "id = x" with x typed ulid and typed uuid, with the right row.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS btree_gist;
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+RESET client_min_messages;
+CREATE TABLE conv_ix (by_btree uuid, by_hash uuid, by_minmax uuid, by_multi uuid, by_bloom uuid,
+	by_gist uuid, by_gin uuid, note text);
+INSERT INTO conv_ix SELECT u, u, u, u, u, u, u, 'row ' || g
+FROM (SELECT gen_ulid('2025-01-01 00:00+00'::timestamptz + g * interval '1 minute')::uuid AS u, g
+	  FROM generate_series(1, 2000) g) s;
+CREATE INDEX conv_ix_btree ON conv_ix (by_btree);
+CREATE INDEX conv_ix_hash ON conv_ix USING hash (by_hash);
+CREATE INDEX conv_ix_minmax ON conv_ix USING brin (by_minmax) WITH (pages_per_range = 2);
+CREATE INDEX conv_ix_multi ON conv_ix USING brin (by_multi uuid_minmax_multi_ops(values_per_range = 16))
+	WITH (pages_per_range = 2);
+CREATE INDEX conv_ix_bloom ON conv_ix USING brin (by_bloom uuid_bloom_ops(false_positive_rate = 0.01), note)
+	WITH (pages_per_range = 2) WHERE note <> 'none';
+COMMENT ON INDEX conv_ix_bloom IS 'bloom over the key and the note';
+CREATE INDEX conv_ix_gist ON conv_ix USING gist (by_gist);
+CREATE INDEX conv_ix_gin ON conv_ix USING gin (by_gin);
+ANALYZE conv_ix;
+-- pg_temp.conv_ix_classes(): each index's definition.
+CREATE FUNCTION pg_temp.conv_ix_classes() RETURNS TABLE (index name, definition text)
+LANGUAGE sql AS $$
+	SELECT c.relname, regexp_replace(pg_get_indexdef(c.oid), '^.* USING ', '')
+	FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+	WHERE i.indrelid = 'conv_ix'::regclass ORDER BY 1
+$$;
+-- pg_temp.conv_ix_serves(column, index): whether "column = x" (and the
+-- bloom index's predicate) uses the index and finds the one row, x typed
+-- ulid and typed uuid.
+CREATE FUNCTION pg_temp.conv_ix_serves(col text, index text, OUT by_ulid boolean, OUT by_uuid boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	k text;
+	q text;
+	n bigint;
+BEGIN
+	SET LOCAL enable_seqscan = off;
+	SELECT by_btree::text INTO k FROM conv_ix WHERE note = 'row 1234';
+	q := format('SELECT note FROM conv_ix WHERE %I = %L::ulid AND note <> ''none''', col, k);
+	EXECUTE 'SELECT count(*) FROM (' || q || ') s' INTO n;
+	by_ulid := pg_temp.plan_has(q, index) AND n = 1;
+	q := format('SELECT note FROM conv_ix WHERE %I = %L::ulid::uuid AND note <> ''none''', col, k);
+	EXECUTE 'SELECT count(*) FROM (' || q || ') s' INTO n;
+	by_uuid := pg_temp.plan_has(q, index) AND n = 1;
+END $$;
+SELECT * FROM pg_temp.conv_ix_classes();
+SELECT column_name, (pg_temp.conv_ix_serves(column_name, 'conv_ix_' || substr(column_name, 4))).*
+FROM unnest(ARRAY['by_btree', 'by_hash', 'by_minmax', 'by_multi', 'by_bloom', 'by_gist', 'by_gin']) column_name;
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_btree');
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_hash');
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_minmax');
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_multi');
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_bloom');
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_gist');
+SELECT relation FROM ulid_convert_column('conv_ix', 'by_gin');
+ANALYZE conv_ix;
+SELECT * FROM pg_temp.conv_ix_classes();
+SELECT obj_description('conv_ix_bloom'::regclass, 'pg_class') AS comment_kept;
+SELECT column_name, (pg_temp.conv_ix_serves(column_name, 'conv_ix_' || substr(column_name, 4))).*
+FROM unnest(ARRAY['by_btree', 'by_hash', 'by_minmax', 'by_multi', 'by_bloom', 'by_gist', 'by_gin']) column_name;
+DROP TABLE conv_ix;
+
+-- A partitioned table's BRIN bloom index and its partitions' indexes: made
+-- again with the same names, attached to the parent's again, valid.
+CREATE TABLE conv_px (id uuid, at date) PARTITION BY RANGE (at);
+CREATE TABLE conv_px_2024 PARTITION OF conv_px FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
+CREATE TABLE conv_px_2025 PARTITION OF conv_px FOR VALUES FROM ('2025-01-01') TO ('2026-01-01')
+	PARTITION BY RANGE (at);
+CREATE TABLE conv_px_2025h1 PARTITION OF conv_px_2025 FOR VALUES FROM ('2025-01-01') TO ('2025-07-01');
+CREATE TABLE conv_px_2025h2 PARTITION OF conv_px_2025 FOR VALUES FROM ('2025-07-01') TO ('2026-01-01');
+CREATE INDEX conv_px_bloom ON conv_px USING brin (id uuid_bloom_ops);
+INSERT INTO conv_px SELECT gen_ulid('2024-06-01'::timestamptz + g * interval '1 hour')::uuid,
+	'2024-06-01'::date + g / 24 FROM generate_series(1, 8000) g;
+-- pg_temp.conv_px_indexes(): every index of the tree, its parent index,
+-- class and validity.
+CREATE FUNCTION pg_temp.conv_px_indexes()
+RETURNS TABLE (index regclass, on_table regclass, parent regclass, class name, valid boolean)
+LANGUAGE sql AS $$
+	SELECT i.indexrelid::regclass, i.indrelid::regclass, h.inhparent::regclass, o.opcname, i.indisvalid
+	FROM pg_index i JOIN pg_opclass o ON o.oid = i.indclass[0]
+	LEFT JOIN pg_inherits h ON h.inhrelid = i.indexrelid
+	WHERE i.indrelid IN (SELECT relid FROM pg_partition_tree('conv_px'))
+	ORDER BY i.indexrelid::regclass::text COLLATE "C"
+$$;
+SELECT * FROM pg_temp.conv_px_indexes();
+SELECT * FROM ulid_convert_column('conv_px', 'id');
+SELECT * FROM pg_temp.conv_px_indexes();
+SET enable_seqscan = off;
+SELECT pg_temp.plan_has($$SELECT at FROM conv_px WHERE id = '01J2N7BXG0AAAAAAAAAAAAAAAA'$$, 'conv_px_2025h1_id_idx')
+	AS leaf_index_used,
+	(SELECT count(*) FROM conv_px WHERE id = (SELECT id FROM conv_px_2025h1 ORDER BY id LIMIT 1)) AS rows_found;
+RESET enable_seqscan;
+DROP TABLE conv_px;
+
+--
 -- The unsafe path warns: a ulid column whose default is a uuid generator
 --
 
