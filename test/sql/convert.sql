@@ -188,6 +188,8 @@ SELECT obj_description('conv_ix_bloom'::regclass, 'pg_class') AS comment_kept;
 SELECT column_name, (pg_temp.conv_ix_serves(column_name, 'conv_ix_' || substr(column_name, 4))).*
 FROM unnest(ARRAY['by_btree', 'by_hash', 'by_minmax', 'by_multi', 'by_bloom', 'by_gist', 'by_gin']) column_name;
 DROP TABLE conv_ix;
+DROP EXTENSION btree_gist;
+DROP EXTENSION btree_gin;
 
 -- A partitioned table's BRIN bloom index and its partitions' indexes: made
 -- again with the same names, attached to the parent's again, valid.
