@@ -35,7 +35,8 @@ Other fences are not run, and must be one of the kinds below (UNRUN): any
 other language is a failure, so that a client block fenced ```javascript or
 ```py is not skipped unnoticed.  Besides the snippets it checks
 that README.md names every SQL object of the install script, that relative
-links resolve, and that no document cites an issue number.  Prints TAP:
+links resolve, that no document repeats a sentence, and that no document
+cites an issue number.  Prints TAP:
 "ok N - DOC: first line of block" or "not ok N - ..." followed by the error or
 a diff; exits non-zero on any failure.
 """
@@ -331,6 +332,26 @@ def check_links(doc):
            "broken: " + ", ".join(bad))
 
 
+def check_no_repeated_prose(doc):
+    """No sentence of twelve words or more twice in one document: the trace
+    of an edit that pasted a paragraph beside its old version."""
+    text = open(doc, encoding="utf-8").read()
+    text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    prose = " ".join(l for l in text.splitlines() if not l.lstrip().startswith(("|", "#")))
+    seen, repeated = set(), []
+    for sentence in re.split(r"(?<=[.:;!?])\s+", re.sub(r"\s+", " ", prose)):
+        words = sentence.split()
+        if len(words) < 12:
+            continue
+        key = " ".join(words)
+        if key in seen and key not in repeated:
+            repeated.append(key)
+        seen.add(key)
+    report(not repeated, "%s: no sentence repeated" % os.path.relpath(doc, ROOT),
+           "\n".join(repeated))
+
+
 def check_no_issue_numbers(docs):
     found = []
     for doc in docs:
@@ -361,6 +382,7 @@ def main():
                        "fence client code as one of %s, or shown-only text as one of %s"
                        % (", ".join(sorted(CLIENT_TESTS)), ", ".join(l for l in UNRUN if l)))
         check_links(os.path.join(ROOT, doc))
+        check_no_repeated_prose(os.path.join(ROOT, doc))
     if whole:
         check_reference("README.md")
         others = ["CONTRIBUTING.md", "CHANGELOG.md", "BENCHMARKS.md", "bench/README.md"]
