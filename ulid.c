@@ -3266,6 +3266,8 @@ typedef enum UuidDefaultKind
 	UUID_DEFAULT_NONE,			/* no default */
 	UUID_DEFAULT_KEEP,			/* right as a ulid too: converted with the
 								 * column */
+	UUID_DEFAULT_UNCAST,		/* a ulid expression cast to uuid: becomes
+								 * that expression, its cast dropped */
 	UUID_DEFAULT_GENERATOR,		/* a uuid generator: becomes gen_ulid() */
 	UUID_DEFAULT_UNKNOWN		/* volatile, and no generator we know */
 } UuidDefaultKind;
@@ -3306,6 +3308,22 @@ is_known_uuid_generator(Oid funcid)
 }
 
 /*
+ * The expression of type ulid under the binary casts of expr (a uuid
+ * default "gen_ulid()::uuid", RelabelTypes), or NULL.
+ */
+static Node *
+ulid_under_cast(Node *expr, Oid ulid_type)
+{
+	while (OidIsValid(ulid_type) && expr != NULL && IsA(expr, RelabelType))
+	{
+		expr = (Node *) ((RelabelType *) expr)->arg;
+		if (exprType(expr) == ulid_type)
+			return expr;
+	}
+	return NULL;
+}
+
+/*
  * Classify a default expression of type uuid.  A known uuid generator
  * (is_known_uuid_generator()) makes values whose time means nothing once
  * cast to ulid, so it must become gen_ulid().  Kept as they are: core's
@@ -3320,16 +3338,11 @@ static UuidDefaultKind
 classify_uuid_default(Node *expr, Oid ulid_type)
 {
 	FuncExpr   *call = expr != NULL && IsA(expr, FuncExpr) ? (FuncExpr *) expr : NULL;
-	Node	   *under = expr;
 
 	if (expr == NULL)
 		return UUID_DEFAULT_NONE;
-	while (under != NULL && IsA(under, RelabelType))
-	{
-		under = (Node *) ((RelabelType *) under)->arg;
-		if (OidIsValid(ulid_type) && exprType(under) == ulid_type)
-			return UUID_DEFAULT_KEEP;
-	}
+	if (ulid_under_cast(expr, ulid_type) != NULL)
+		return UUID_DEFAULT_UNCAST;
 	if (call != NULL && is_core_uuidv7(call->funcid))
 		return UUID_DEFAULT_KEEP;
 	if (!contain_volatile_functions(expr))
@@ -3569,6 +3582,7 @@ typedef struct ConvertTarget
 	Oid			relid;
 	UuidDefaultKind kind;
 	char	   *old_default;	/* as pg_get_expr() shows it, or NULL */
+	char	   *uncast_default; /* UUID_DEFAULT_UNCAST: the ulid expression */
 } ConvertTarget;
 
 /*
@@ -3696,7 +3710,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	 * classified before anything changes.
 	 */
 	tree = find_all_inheritors(relid, AccessExclusiveLock, NULL);
-	targets = palloc(sizeof(ConvertTarget) * list_length(tree));
+	targets = palloc0(sizeof(ConvertTarget) * list_length(tree));
 	foreach(lc, tree)
 	{
 		ConvertTarget *t = &targets[ntargets++];
@@ -3716,6 +3730,8 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		/* a ulid default that casts no uuid is the column's own: kept */
 		t->kind = expr == NULL ? UUID_DEFAULT_NONE :
 			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr, ulid_type);
+		if (t->kind == UUID_DEFAULT_UNCAST)
+			t->uncast_default = default_text(r, ulid_under_cast(uuid_expr, ulid_type));
 		if (t->kind == UUID_DEFAULT_UNKNOWN)
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -3752,11 +3768,17 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		remake_indexes(indexes, nindexes);
 	}
 	for (int i = 0; i < ntargets; i++)
+	{
 		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
 			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s SET DEFAULT %s()",
 							   qualified_relation_name(targets[i].relid), qcol,
 							   quote_qualified_identifier(get_namespace_name(ext_schema),
 														  "gen_ulid")));
+		else if (targets[i].kind == UUID_DEFAULT_UNCAST)
+			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s SET DEFAULT %s",
+							   qualified_relation_name(targets[i].relid), qcol,
+							   targets[i].uncast_default));
+	}
 	SPI_finish();
 
 	for (int i = 0; i < ntargets; i++)
@@ -3848,6 +3870,7 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 			Form_pg_attribute att = TupleDescAttr(desc, i);
 			const char *name = NameStr(att->attname);
 			Node	   *uuid_expr;
+			UuidDefaultKind kind;
 			ListCell   *c;
 			bool		named = columns == NIL;
 			char	   *table;
@@ -3859,8 +3882,10 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 			if (!named)
 				continue;
 			uuid_expr = uuid_under_cast(column_default(rel, att->attnum));
-			if (uuid_expr == NULL ||
-				classify_uuid_default(uuid_expr, ulid_type) == UUID_DEFAULT_KEEP)
+			if (uuid_expr == NULL)
+				continue;
+			kind = classify_uuid_default(uuid_expr, ulid_type);
+			if (kind == UUID_DEFAULT_KEEP || kind == UUID_DEFAULT_UNCAST)
 				continue;
 			table = DatumGetCString(DirectFunctionCall1(regclassout,
 														ObjectIdGetDatum(RelationGetRelid(rel))));
