@@ -90,8 +90,10 @@ ulid_uuid_decode(const char *s, size_t len, uint8_t *u)
  * reads "a0eebc999c0b4ef8bb6d6bb9bd380a11" and
  * "a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11"), optionally in braces or after a
  * "urn:uuid:" prefix (either case), optionally with spaces, tabs or line
- * breaks around it; it must have 32 digits, or at least one digit and a
- * hyphen, a brace or the prefix, which a ULID never has.  Return the number
+ * breaks around it; it must have 32 digits, or at least one digit and
+ * braces or the prefix, or at least half a UUID's digits (16) and a hyphen,
+ * which a ULID never has.  Fewer digits among hyphens ("1-2", a date) are
+ * no UUID a reader was writing, and are not counted as one.  Return the number
  * of digits, or -1 if s is not such a UUID.  With 32 digits, also write the
  * canonical form in lower case, as uuid's output writes it, to canonical (36
  * bytes, no terminator).  The canonical form itself gives 32 as well: the
@@ -106,7 +108,8 @@ ulid_uuid_other_spelling(const char *s, size_t len, char *canonical)
 	const unsigned char *end = p + len;
 	char		digits[ULID_UUID_DIGITS];
 	int			ndigits = 0;
-	bool		marked = false; /* a hyphen, braces or the prefix */
+	bool		framed = false; /* braces or the prefix */
+	bool		hyphen = false;
 
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
@@ -129,14 +132,14 @@ ulid_uuid_other_spelling(const char *s, size_t len, char *canonical)
 		if (i == sizeof(urn) - 1)
 		{
 			p += i;
-			marked = true;
+			framed = true;
 		}
 	}
 	if (end - p >= 2 && *p == '{' && end[-1] == '}')
 	{
 		p++;
 		end--;
-		marked = true;
+		framed = true;
 	}
 	for (; p < end; p++)
 	{
@@ -149,12 +152,13 @@ ulid_uuid_other_spelling(const char *s, size_t len, char *canonical)
 			ndigits++;
 		}
 		else if (*p == '-')
-			marked = true;
+			hyphen = true;
 		else
 			return -1;
 	}
 	if (ndigits != ULID_UUID_DIGITS)
-		return (marked && ndigits > 0) ? ndigits : -1;
+		return ((framed && ndigits > 0) ||
+				(hyphen && ndigits >= ULID_UUID_DIGITS / 2)) ? ndigits : -1;
 
 	for (size_t i = 0, d = 0; i < ULID_UUID_TEXT_LEN; i++)
 		canonical[i] = ulid_uuid_hyphen_at(i) ? '-' : digits[d++];

@@ -81,6 +81,11 @@ SELECT * FROM pg_temp.parse('01ARYZ6S41TSV4RRFFQ69G5FAV-0123456789');
 SELECT * FROM pg_temp.parse('550e8400-e29b-41d4-a716-44665544000');
 SELECT * FROM pg_temp.parse('550e8400-e29b-41d4-a716-4466554400000');
 SELECT * FROM pg_temp.parse('550e8400-e29b-41d4-a716-4466554400000a');
+-- Invalid: a few digits among hyphens are no UUID anyone was writing (a
+-- date, "1-2"): the count of characters, not of a UUID's digits.
+SELECT * FROM pg_temp.parse('1-2');
+SELECT * FROM pg_temp.parse('2024-01-01');
+SELECT * FROM pg_temp.parse('550e8400-e29b-41d');
 
 -- How psql shows the error to a user.
 SELECT 'not a ulid'::ulid;
