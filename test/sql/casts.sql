@@ -73,3 +73,35 @@ SELECT '-infinity'::timestamptz::ulid;
 RESET TimeZone;
 
 DROP TABLE cast_values;
+
+-- The implicit cast to uuid and function resolution.  A function with a uuid
+-- overload and a polymorphic one, called with a ulid, has no exact match and
+-- no preferred type to choose by (rules 4.c and 4.d of function type
+-- resolution): ambiguous, 42725, since 1.1 made the cast implicit (1.0
+-- chose anyelement).  Core behaves the same for an integer with int8 and
+-- anyelement overloads.  The working forms: cast to the overload wanted, or
+-- give ulid an overload of its own, which an exact match picks.
+CREATE FUNCTION pg_temp.g(uuid) RETURNS text LANGUAGE sql AS $$ SELECT 'uuid' $$;
+CREATE FUNCTION pg_temp.g(anyelement) RETURNS text LANGUAGE sql AS $$ SELECT 'anyelement' $$;
+\set VERBOSITY sqlstate
+SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid);
+\set VERBOSITY default
+SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid);
+SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid);
+CREATE FUNCTION pg_temp.f(int8) RETURNS text LANGUAGE sql AS $$ SELECT 'int8' $$;
+CREATE FUNCTION pg_temp.f(anyelement) RETURNS text LANGUAGE sql AS $$ SELECT 'anyelement' $$;
+SELECT pg_temp.f(1::int4);
+CREATE FUNCTION pg_temp.g(ulid) RETURNS text LANGUAGE sql AS $$ SELECT 'ulid' $$;
+SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid);
+-- Why the cast stays implicit: a ulid column referencing a uuid key.  The
+-- key's family (core's uuid_ops) has no (uuid, ulid) equality, so the
+-- foreign key needs an implicit cast from ulid to uuid; without it (the
+-- catalog changed in a transaction, undone) it cannot be made.
+CREATE TABLE cast_uuid_key (id uuid PRIMARY KEY);
+CREATE TABLE cast_ulid_ref (ref ulid REFERENCES cast_uuid_key (id));
+BEGIN;
+UPDATE pg_cast SET castcontext = 'a'
+WHERE (castsource, casttarget) = ('ulid'::regtype, 'uuid'::regtype);
+CREATE TABLE cast_ulid_ref2 (ref ulid REFERENCES cast_uuid_key (id));
+ROLLBACK;
+DROP TABLE cast_ulid_ref, cast_uuid_key;
