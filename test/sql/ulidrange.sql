@@ -198,6 +198,31 @@ INSERT INTO claims VALUES (3, ulidrange(:lo, :a, '[]'));
 INSERT INTO claims VALUES (3, ulidrange(:lo, :a));
 SELECT worker, ids FROM claims ORDER BY ids;
 
+--
+-- An untyped range literal beside a ulid is a tstzrange: "id <@ r" with a
+-- tstzrange is an exact match for the left argument, so operator resolution
+-- picks it over core's polymorphic "anyelement <@ anyrange" before any code
+-- of ulid's runs.  ULID bounds then fail in core's timestamptz input
+-- (22007), with core's message; time bounds work.  Typed ::ulidrange, ULID
+-- bounds work.  An operator "ulid <@ ulidrange" of ulid's own would make
+-- every untyped literal ambiguous, time bounds included, so there is none.
+--
+SET TimeZone = 'UTC';
+\set VERBOSITY sqlstate
+SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid <@ '[01ARYZ6S41TSV4RRFFQ69G5FA0,01ARYZ6S41TSV4RRFFQ69G5FAZ)';
+\set VERBOSITY default
+SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid <@ '[01ARYZ6S41TSV4RRFFQ69G5FA0,01ARYZ6S41TSV4RRFFQ69G5FAZ)';
+SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid <@ '[01ARYZ6S41TSV4RRFFQ69G5FA0,01ARYZ6S41TSV4RRFFQ69G5FAZ)'::ulidrange AS typed_ulidrange;
+SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid <@ '[2016-07-30 22:36:16+00,2016-07-30 22:36:17+00)' AS untyped_time_range;
+-- With such an operator (made in a transaction, undone), the time literal
+-- that works today is ambiguous.
+BEGIN;
+CREATE FUNCTION ulid_in_ulidrange(ulid, ulidrange) RETURNS boolean LANGUAGE sql AS 'SELECT $1 <@ $2';
+CREATE OPERATOR <@ (LEFTARG = ulid, RIGHTARG = ulidrange, FUNCTION = ulid_in_ulidrange);
+SELECT '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid <@ '[2016-07-30 22:36:16+00,2016-07-30 22:36:17+00)' AS untyped_time_range;
+ROLLBACK;
+RESET TimeZone;
+
 DROP TABLE spans, queries, by_seqscan, range_stats, claims;
 RESET max_parallel_workers_per_gather;
 DROP FUNCTION pg_temp.plan_has(text, text), pg_temp.rows_of(text), pg_temp.estimate(text);
