@@ -88,7 +88,8 @@ reference_spelling(const uint8_t *data, size_t size)
 	char		buf[4096];
 	char	   *p = buf;
 	char	   *end;
-	int			marked = 0,
+	int			framed = 0,
+				hyphen = 0,
 				n = 0;
 
 	if (size >= sizeof(buf))
@@ -100,19 +101,19 @@ reference_spelling(const uint8_t *data, size_t size)
 	while (end > p && strchr(" \t\r\n", end[-1]) && end[-1])
 		end--;
 	if (end - p >= 9 && strncasecmp(p, "urn:uuid:", 9) == 0)
-		p += 9, marked = 1;
+		p += 9, framed = 1;
 	if (end - p >= 2 && p[0] == '{' && end[-1] == '}')
-		p++, end--, marked = 1;
+		p++, end--, framed = 1;
 	for (; p < end; p++)
 	{
 		if (*p == '-')
-			marked = 1;
+			hyphen = 1;
 		else if (reference_hex((unsigned char) *p) >= 0)
 			n++;
 		else
 			return -1;
 	}
-	return (n == 32 || (marked && n > 0)) ? n : -1;
+	return (n == 32 || (framed && n > 0) || (hyphen && n >= 16)) ? n : -1;
 }
 
 /* The UUID text properties above. */

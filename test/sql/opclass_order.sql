@@ -32,9 +32,11 @@ BEGIN
 	RETURN via_index || '/' || via_scan;
 END $$;
 
--- A B-tree class of ulid that sorts in reverse: its strategy 1 is >.
+-- A B-tree class of ulid that sorts in reverse: its strategy 1 is >.  (The
+-- SQL support functions keep this search_path: from 17 on, index builds
+-- and ANALYZE run with pg_catalog's alone.)
 CREATE FUNCTION ulid_rev_cmp(ulid, ulid) RETURNS int LANGUAGE sql IMMUTABLE STRICT
-	AS 'SELECT ulid_cmp($2, $1)';
+	SET search_path FROM CURRENT AS 'SELECT ulid_cmp($2, $1)';
 CREATE OPERATOR CLASS ulid_rev_ops FOR TYPE ulid USING btree AS
 	OPERATOR 1 >, OPERATOR 2 >=, OPERATOR 3 =, OPERATOR 4 <=, OPERATOR 5 <,
 	FUNCTION 1 ulid_rev_cmp(ulid, ulid);
@@ -96,7 +98,7 @@ RESET enable_seqscan;
 -- the index is served through the class's own operators, whatever their
 -- strategy numbers.
 CREATE FUNCTION uuid_rev_cmp(uuid, uuid) RETURNS int LANGUAGE sql IMMUTABLE STRICT
-	AS 'SELECT uuid_cmp($2, $1)';
+	SET search_path FROM CURRENT AS 'SELECT uuid_cmp($2, $1)';
 CREATE OPERATOR CLASS uuid_rev_ops FOR TYPE uuid USING btree AS
 	OPERATOR 1 >, OPERATOR 2 >=, OPERATOR 3 =, OPERATOR 4 <=, OPERATOR 5 <,
 	FUNCTION 1 uuid_rev_cmp(uuid, uuid);
@@ -116,7 +118,7 @@ RESET enable_seqscan;
 -- A class whose operators have functions of their own is not served: no
 -- index condition is made from it, and the rows are still right.
 CREATE FUNCTION ulid_own_gt(ulid, ulid) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT
-	AS 'SELECT ulid_cmp($1, $2) > 0';
+	SET search_path FROM CURRENT AS 'SELECT ulid_cmp($1, $2) > 0';
 CREATE OPERATOR >>> (LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_own_gt);
 CREATE OPERATOR CLASS ulid_odd_ops FOR TYPE ulid USING btree AS
 	OPERATOR 1 >>>, OPERATOR 3 =, FUNCTION 1 ulid_rev_cmp(ulid, ulid);
