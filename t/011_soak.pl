@@ -283,10 +283,13 @@ ok( $node->log_contains(
 # the lost connection may be said.  pgbench's two threads write a message's
 # "pgbench:" prefix and its text separately, so two threads' messages can
 # interleave ("pgbench:pgbench: error: client 2 aborted ...", then the other
-# thread's " error: client 4 aborted ..." on a line of its own): each line is
-# read without the prefixes and blanks it starts with.
+# thread's " error: client 4 aborted ..." on a line of its own), and one
+# thread's "error: " can precede the other's server message ("pgbench:
+# error: WARNING:  terminating connection ...", its own text "client 4
+# aborted ..." then on the next line): each line is read without the
+# "pgbench:" and "error:" prefixes and blanks it starts with.
 my @crash_messages = (
-	qr/^error: Run was aborted; the above results are incomplete\.$/,
+	qr/^Run was aborted; the above results are incomplete\.$/,
 	qr/^WARNING:  terminating connection because of crash of another server process$/,
 	qr/^DETAIL:  The postmaster has commanded this server process to roll back/,
 	qr/^HINT:  In a moment you should be able to reconnect/,
@@ -298,8 +301,8 @@ my %aborted;
 my @other1;
 for my $line (split /\n/, $err1)
 {
-	(my $text = $line) =~ s/^(?:\s*pgbench:)*\s*//;
-	if ($text =~ /^error: client (\d+) (?:script \d+ )?aborted\b/)
+	(my $text = $line) =~ s/^(?:\s*pgbench:)*\s*(?:error:\s*)?//;
+	if ($text =~ /^client (\d+) (?:script \d+ )?aborted\b/)
 	{
 		$aborted{$1}++;
 	}
