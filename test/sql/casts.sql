@@ -83,14 +83,16 @@ DROP TABLE cast_values;
 -- give ulid an overload of its own, which an exact match picks.
 CREATE FUNCTION pg_temp.g(uuid) RETURNS text LANGUAGE sql AS $$ SELECT 'uuid' $$;
 CREATE FUNCTION pg_temp.g(anyelement) RETURNS text LANGUAGE sql AS $$ SELECT 'anyelement' $$;
+-- (The errors' detail and hint are worded differently from 19 on: terse.)
 \set VERBOSITY sqlstate
 SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid);
-\set VERBOSITY default
+\set VERBOSITY terse
 SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid);
 SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid);
 CREATE FUNCTION pg_temp.f(int8) RETURNS text LANGUAGE sql AS $$ SELECT 'int8' $$;
 CREATE FUNCTION pg_temp.f(anyelement) RETURNS text LANGUAGE sql AS $$ SELECT 'anyelement' $$;
 SELECT pg_temp.f(1::int4);
+\set VERBOSITY default
 CREATE FUNCTION pg_temp.g(ulid) RETURNS text LANGUAGE sql AS $$ SELECT 'ulid' $$;
 SELECT pg_temp.g('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid);
 -- Why the cast stays implicit: a ulid column referencing a uuid key.  The
