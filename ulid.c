@@ -1720,6 +1720,7 @@ typedef struct BoundClause
 	List	   *args;
 	int			range;
 	int			group;
+	int			seq;			/* its place among all the bounds, in group order */
 	Oid			opno;
 	Oid			opfunc;
 	StrategyNumber strategy;
@@ -1728,37 +1729,17 @@ typedef struct BoundClause
 	UlidBound	bound;
 } BoundClause;
 
-/* The hash keys of ColumnBounds: a known bound, a clause's args. */
-typedef struct BoundKey
-{
-	Ulid		value;			/* zero for none */
-	bool		is_lower;
-	bool		none;
-	bool		inclusive;
-} BoundKey;
-
-typedef struct BoundByValue
-{
-	BoundKey	key;
-	BoundClause *first;			/* the first in the order of the groups */
-} BoundByValue;
-
-typedef struct BoundByArgs
-{
-	List	   *args;
-	BoundClause *bc;
-} BoundByArgs;
-
 /*
  * Every bound that the restriction clauses of one relation put on one of
  * its columns, found once per planning: each conjunction the planner
  * estimates on its own (a group: and_lists()), the bounds in it, and two
- * indexes over them, by the clause (args) and by the bound.  Without it
- * each of the 2N clauses of N OR-ed windows searched all N groups, and
- * planning grew with N squared.  The smallest and largest values an index
- * gives are read once too.  Valid for this root, rel,
- * varRelid and column while the rel's restriction clauses are the same
- * list of the same length.
+ * sorted indexes over them, by the clause (args) and by the bound, each
+ * sorted then by seq so that a search finds the first in group order.
+ * Without it each of the 2N clauses of N OR-ed windows searched all N
+ * groups, and planning grew with N squared.  The column's statistics and
+ * the smallest and largest values an index gives are read once too.  Valid
+ * for this root, rel, varRelid and column while the rel's restriction
+ * clauses are the same list of the same length.
  */
 typedef struct ColumnBounds
 {
@@ -1770,8 +1751,11 @@ typedef struct ColumnBounds
 	Node	   *column;
 	int			ngroups;
 	List	  **groups;			/* of BoundClause */
-	HTAB	   *by_args;
-	HTAB	   *by_value;
+	int			nbounds;
+	BoundClause **by_args;		/* those with args, by args then seq */
+	int			nby_args;
+	BoundClause **by_value;		/* those known, by bound_key_cmp() then seq */
+	int			nby_value;
 	ColumnStats stats;
 } ColumnBounds;
 
@@ -1804,66 +1788,98 @@ and_lists(List *clauses, List **lists)
 }
 
 /*
- * The ColumnBounds of the planning going on, kept in the memory context
- * that holds its PlannerInfo (they point into the planner's data): a reset
- * or deletion of that context forgets them (column_bounds_forget), before
- * any address they compare with can be reused.  One context at a time.
+ * The ColumnBounds of the plannings going on, one list a memory context: the
+ * context of the PlannerInfo they point into (planner_cxt), which a query
+ * planned inside a planning (a function that estimation runs) may not share.
+ * A reset or deletion of that context unlinks its list (column_bounds_forget)
+ * before any address an entry compares with can be reused.
  */
 typedef struct ColumnBoundsCache
 {
 	MemoryContext cxt;
-	List	   *entries;		/* of ColumnBounds */
+	List	   *entries;		/* of ColumnBounds, the newest last */
 	MemoryContextCallback forget;
+	struct ColumnBoundsCache *next;
 } ColumnBoundsCache;
 
-static ColumnBoundsCache *column_bounds_cache = NULL;
+static ColumnBoundsCache *column_bounds_caches = NULL;
 
-/* At most this many relations' columns are remembered at once. */
+/* At most this many relations' columns are remembered in one context. */
 #define COLUMN_BOUNDS_KEPT 64
 
 static void
 column_bounds_forget(void *arg)
 {
-	if (column_bounds_cache == arg)
-		column_bounds_cache = NULL;
+	for (ColumnBoundsCache **c = &column_bounds_caches; *c != NULL; c = &(*c)->next)
+	{
+		if (*c == arg)
+		{
+			*c = (*c)->next;
+			break;
+		}
+	}
 }
 
-static BoundKey
-bound_key(const UlidBound *b)
+/* The cache of a memory context, made on first use. */
+static ColumnBoundsCache *
+column_bounds_cache(MemoryContext cxt)
 {
-	BoundKey	key;
+	ColumnBoundsCache *c;
 
-	memset(&key, 0, sizeof(key));
-	if (!b->none)
-		key.value = b->value;
-	key.is_lower = b->is_lower;
-	key.none = b->none;
-	key.inclusive = b->inclusive;
-	return key;
+	for (c = column_bounds_caches; c != NULL; c = c->next)
+		if (c->cxt == cxt)
+			return c;
+	c = MemoryContextAllocZero(cxt, sizeof(ColumnBoundsCache));
+	c->cxt = cxt;
+	c->forget.func = column_bounds_forget;
+	c->forget.arg = c;
+	MemoryContextRegisterResetCallback(cxt, &c->forget);
+	c->next = column_bounds_caches;
+	column_bounds_caches = c;
+	return c;
 }
 
-/* Add a bound to its group and to the two indexes, if first there. */
+/* The order of the by_value index: direction, kind, value. */
+static int
+bound_key_cmp(const UlidBound *a, const UlidBound *b)
+{
+	if (a->is_lower != b->is_lower)
+		return a->is_lower ? 1 : -1;
+	if (a->none != b->none)
+		return a->none ? 1 : -1;
+	if (a->inclusive != b->inclusive)
+		return a->inclusive ? 1 : -1;
+	return a->none ? 0 : ulid_internal_cmp(&a->value, &b->value);
+}
+
+static int
+by_args_qsort_cmp(const void *a, const void *b)
+{
+	const BoundClause *x = *(BoundClause *const *) a;
+	const BoundClause *y = *(BoundClause *const *) b;
+
+	if (x->args != y->args)
+		return (uintptr_t) x->args < (uintptr_t) y->args ? -1 : 1;
+	return x->seq - y->seq;
+}
+
+static int
+by_value_qsort_cmp(const void *a, const void *b)
+{
+	const BoundClause *x = *(BoundClause *const *) a;
+	const BoundClause *y = *(BoundClause *const *) b;
+	int			c = bound_key_cmp(&x->bound, &y->bound);
+
+	return c != 0 ? c : x->seq - y->seq;
+}
+
+/* Add a bound to its group, and to all in group order. */
 static void
-add_bound(ColumnBounds *cb, BoundClause *bc)
+add_bound(ColumnBounds *cb, BoundClause *bc, List **all)
 {
-	bool		found;
-
+	bc->seq = list_length(*all);
 	cb->groups[bc->group] = lappend(cb->groups[bc->group], bc);
-	if (bc->args != NULL)
-	{
-		BoundByArgs *entry = hash_search(cb->by_args, &bc->args, HASH_ENTER, &found);
-
-		if (!found)
-			entry->bc = bc;
-	}
-	if (bc->bound.known)
-	{
-		BoundKey	key = bound_key(&bc->bound);
-		BoundByValue *entry = hash_search(cb->by_value, &key, HASH_ENTER, &found);
-
-		if (!found)
-			entry->first = bc;
-	}
+	*all = lappend(*all, bc);
 }
 
 /*
@@ -1871,7 +1887,7 @@ add_bound(ColumnBounds *cb, BoundClause *bc)
  * column of vardata, their selectivities not yet read.
  */
 static void
-group_bounds(PlannerInfo *root, ColumnBounds *cb, int g, List *clauses)
+group_bounds(PlannerInfo *root, ColumnBounds *cb, int g, List *clauses, List **all)
 {
 	int			ranges = 0;
 	ListCell   *lc;
@@ -1923,7 +1939,7 @@ group_bounds(PlannerInfo *root, ColumnBounds *cb, int g, List *clauses)
 			bc->opfunc = get_opcode(op->opno);
 			bc->strategy = strategy;
 			bc->collation = op->inputcollid;
-			add_bound(cb, bc);
+			add_bound(cb, bc, all);
 			continue;
 		}
 
@@ -1954,7 +1970,7 @@ group_bounds(PlannerInfo *root, ColumnBounds *cb, int g, List *clauses)
 				bc->bound.inclusive = true;
 				if (u != NULL)
 					memcpy(bc->bound.value.data, u->data, ULID_LEN);
-				add_bound(cb, bc);
+				add_bound(cb, bc, all);
 			}
 		}
 	}
@@ -1969,20 +1985,23 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 {
 	RelOptInfo *rel = vardata->rel;
 	Node	   *column = strip_relabel(vardata->var);
+	MemoryContext cxt = root->planner_cxt;
+	ColumnBoundsCache *cache;
 	ColumnBounds *cb;
-	MemoryContext cxt;
 	MemoryContext old;
 	List	   *lists = NIL;
-	HASHCTL		ctl;
+	List	   *all = NIL;
 	ListCell   *lc;
 	int			g;
 
 	if (rel == NULL)
 		return NULL;
-	cxt = GetMemoryChunkContext(root);
-	if (column_bounds_cache != NULL && column_bounds_cache->cxt == cxt)
+	if (cxt == NULL)
+		cxt = CurrentMemoryContext; /* made here, remembered nowhere */
+	else
 	{
-		foreach(lc, column_bounds_cache->entries)
+		cache = column_bounds_cache(cxt);
+		foreach(lc, cache->entries)
 		{
 			cb = lfirst(lc);
 			if (cb->root == root && cb->rel == rel && cb->varRelid == varRelid &&
@@ -1991,14 +2010,6 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 				equal(cb->column, column))
 				return cb;
 		}
-	}
-	else
-	{
-		column_bounds_cache = MemoryContextAllocZero(cxt, sizeof(ColumnBoundsCache));
-		column_bounds_cache->cxt = cxt;
-		column_bounds_cache->forget.func = column_bounds_forget;
-		column_bounds_cache->forget.arg = column_bounds_cache;
-		MemoryContextRegisterResetCallback(cxt, &column_bounds_cache->forget);
 	}
 
 	old = MemoryContextSwitchTo(cxt);
@@ -2011,27 +2022,43 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 	cb->column = copyObject(column);
 	cb->stats.cxt = cxt;
 
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(List *);
-	ctl.entrysize = sizeof(BoundByArgs);
-	ctl.hcxt = cxt;
-	cb->by_args = hash_create("ulid bounds by clause", 64, &ctl,
-							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	ctl.keysize = sizeof(BoundKey);
-	ctl.entrysize = sizeof(BoundByValue);
-	cb->by_value = hash_create("ulid bounds by value", 64, &ctl,
-							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-
 	and_lists(rel->baserestrictinfo, &lists);
 	cb->ngroups = list_length(lists);
-	cb->groups = palloc0(sizeof(List *) * cb->ngroups);
+	cb->groups = palloc0(sizeof(List *) * Max(cb->ngroups, 1));
 	g = 0;
 	foreach(lc, lists)
-		group_bounds(root, cb, g++, (List *) lfirst(lc));
+		group_bounds(root, cb, g++, (List *) lfirst(lc), &all);
+	list_free(lists);
 
-	if (list_length(column_bounds_cache->entries) >= COLUMN_BOUNDS_KEPT)
-		column_bounds_cache->entries = list_delete_first(column_bounds_cache->entries);
-	column_bounds_cache->entries = lappend(column_bounds_cache->entries, cb);
+	/* The two indexes. */
+	cb->nbounds = list_length(all);
+	cb->by_args = palloc(sizeof(BoundClause *) * Max(cb->nbounds, 1));
+	cb->by_value = palloc(sizeof(BoundClause *) * Max(cb->nbounds, 1));
+	foreach(lc, all)
+	{
+		BoundClause *bc = lfirst(lc);
+
+		if (bc->args != NULL)
+			cb->by_args[cb->nby_args++] = bc;
+		if (bc->bound.known)
+			cb->by_value[cb->nby_value++] = bc;
+	}
+	list_free(all);
+	qsort(cb->by_args, cb->nby_args, sizeof(BoundClause *), by_args_qsort_cmp);
+	qsort(cb->by_value, cb->nby_value, sizeof(BoundClause *), by_value_qsort_cmp);
+
+	/*
+	 * Remembered only now that it is whole; and looked up again, since
+	 * group_bounds() may have planned other queries meanwhile (a STABLE
+	 * function estimated), which changes the caches.
+	 */
+	if (root->planner_cxt != NULL)
+	{
+		cache = column_bounds_cache(cxt);
+		if (list_length(cache->entries) >= COLUMN_BOUNDS_KEPT)
+			cache->entries = list_delete_first(cache->entries);
+		cache->entries = lappend(cache->entries, cb);
+	}
 	MemoryContextSwitchTo(old);
 	return cb;
 }
@@ -2054,24 +2081,47 @@ bound_clause_sel(PlannerInfo *root, VariableStatData *vardata, ColumnBounds *cb,
 
 /*
  * The clause among the bounds that the one being estimated is: the same
- * clause (its args), or, for a clause the planner made from one (the index
- * conditions of "id > ts" or "id <@ r", an index predicate), the first with
- * the same known bound.
+ * clause (its args and operator), or, for a clause the planner made from
+ * one (the index conditions of "id > ts" or "id <@ r", an index predicate,
+ * a negated clause sharing the args of another), the first with the same
+ * known bound.
  */
 static BoundClause *
-find_bound(ColumnBounds *cb, List *args, const UlidBound *b)
+find_bound(ColumnBounds *cb, List *args, Oid opno, const UlidBound *b)
 {
-	BoundByArgs *by_args = hash_search(cb->by_args, &args, HASH_FIND, NULL);
-	BoundKey	key;
-	BoundByValue *by_value;
+	int			lo = 0;
+	int			hi = cb->nby_args;
 
-	if (by_args != NULL)
-		return by_args->bc;
+	/* The first with these args. */
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t) cb->by_args[mid]->args < (uintptr_t) args)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < cb->nby_args && cb->by_args[lo]->args == args && cb->by_args[lo]->opno == opno)
+		return cb->by_args[lo];
 	if (!b->known)
 		return NULL;
-	key = bound_key(b);
-	by_value = hash_search(cb->by_value, &key, HASH_FIND, NULL);
-	return by_value ? by_value->first : NULL;
+
+	/* The first with this bound. */
+	lo = 0;
+	hi = cb->nby_value;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (bound_key_cmp(&cb->by_value[mid]->bound, b) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < cb->nby_value && bound_key_cmp(&cb->by_value[lo]->bound, b) == 0)
+		return cb->by_value[lo];
+	return NULL;
 }
 
 /*
@@ -2151,8 +2201,8 @@ ulid_ineqsel(PG_FUNCTION_ARGS)
 	 */
 	cb = column_bounds(root, &vardata, varRelid);
 	if (cb != NULL)
-		self = find_bound(cb, args, &b);
-	if (self != NULL && self->args == args)
+		self = find_bound(cb, args, opno, &b);
+	if (self != NULL && self->args == args && self->opno == opno)
 		sel = bound_clause_sel(root, &vardata, cb, self);
 	else if (bound_selectivity(root, &vardata, cb ? &cb->stats : NULL, get_opcode(opno), &b))
 		sel = b.sel;
@@ -3499,6 +3549,9 @@ static const char *const convert_index_query =
 	"JOIN pg_catalog.pg_namespace tns ON tns.oid = t.relnamespace\n"
 	"JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"
 	"JOIN tables tb ON tb.relid = i.indrelid\n"
+	"WHERE (SELECT r.indrelid FROM pg_catalog.pg_index r\n"
+	"       WHERE r.indexrelid = COALESCE(pg_catalog.pg_partition_root(c.oid), c.oid))\n"
+	"      IN (SELECT relid FROM tables)\n"
 	"ORDER BY tb.pos DESC, c.oid\n";
 
 /* One index that the conversion makes again with ulid's classes. */
@@ -3531,7 +3584,7 @@ convert_indexes(List *relids, const char *col, const char *ext_schema_name, int 
 											  sizeof(Oid), true, TYPALIGN_INT));
 	args[1] = NameGetDatum(&colname);
 	args[2] = CStringGetTextDatum(ext_schema_name);
-	if (SPI_execute_with_args(convert_index_query, 3, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(convert_index_query, 3, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the indexes of column \"%s\"", col);
 	*n = (int) SPI_processed;
 	result = palloc0(sizeof(ConvertIndex) * Max(*n, 1));
@@ -3551,10 +3604,18 @@ convert_indexes(List *relids, const char *col, const char *ext_schema_name, int 
 	return result;
 }
 
-/* Make the indexes again after the ALTER, children before their parents. */
+/*
+ * Make the indexes again after the ALTER, children before their parents,
+ * with default_tablespace empty: an index without a TABLESPACE clause goes
+ * where it was, the database's default, whatever the session's setting.
+ */
 static void
 remake_indexes(ConvertIndex *indexes, int n)
 {
+	int			nestlevel = NewGUCNestLevel();
+
+	(void) set_config_option("default_tablespace", "", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	for (int i = 0; i < n; i++)
 	{
 		run_alter(indexes[i].definition);
@@ -3574,6 +3635,7 @@ remake_indexes(ConvertIndex *indexes, int n)
 								   TextDatumGetCString(names[c])));
 		}
 	}
+	AtEOXact_GUC(true, nestlevel);
 }
 
 /* One table a conversion changes: the named one and each inheriting one. */
@@ -3753,7 +3815,6 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
 			run_alter(psprintf("ALTER TABLE ONLY %s ALTER COLUMN %s DROP DEFAULT",
 							   qualified_relation_name(targets[i].relid), qcol));
-	if (!already_ulid)
 	{
 		int			nindexes;
 		ConvertIndex *indexes = convert_indexes(tree, col, get_namespace_name(ext_schema),
@@ -3762,9 +3823,10 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		for (int i = 0; i < nindexes; i++)
 			if (!indexes[i].attached)
 				run_alter(psprintf("DROP INDEX %s", indexes[i].name));
-		run_alter(psprintf("ALTER TABLE %s ALTER COLUMN %s TYPE %s",
-						   qualified_relation_name(relid), qcol,
-						   quote_qualified_identifier(get_namespace_name(ext_schema), "ulid")));
+		if (!already_ulid)
+			run_alter(psprintf("ALTER TABLE %s ALTER COLUMN %s TYPE %s",
+							   qualified_relation_name(relid), qcol,
+							   quote_qualified_identifier(get_namespace_name(ext_schema), "ulid")));
 		remake_indexes(indexes, nindexes);
 	}
 	for (int i = 0; i < ntargets; i++)

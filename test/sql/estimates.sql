@@ -297,4 +297,20 @@ SELECT w AS since,
 	(SELECT count(*) FROM est_growing WHERE ts > w) AS actual
 FROM unnest(ARRAY['2026-11-30 12:00', '2026-12-01 00:00', '2026-12-01 12:00']::timestamptz[]) w;
 
+-- A bound whose value a STABLE function computes by a query of its own,
+-- which is planned while the outer clause is estimated (in a memory
+-- context of its own), once for the estimate and again for the bounds of
+-- the window: the outer estimate and plan go on, and the rows are right.
+CREATE FUNCTION est_newest_before(ulid) RETURNS ulid LANGUAGE sql STABLE
+	AS $$SELECT max(id) FROM est_uniform WHERE id < $1 AND id > $1::timestamptz - interval '1 day'$$;
+SELECT pg_temp.plan_rows($$SELECT * FROM est_uniform
+	WHERE id > est_newest_before('2026-11-15 12:00'::timestamptz::ulid)
+	  AND id < '2026-11-15 13:00'::timestamptz$$) > 0 AS estimated,
+	(SELECT count(*) FROM est_uniform
+	 WHERE id > est_newest_before('2026-11-15 12:00'::timestamptz::ulid)
+	   AND id < '2026-11-15 13:00'::timestamptz) =
+	(SELECT count(*) FROM est_uniform
+	 WHERE id >= '2026-11-15 12:00'::timestamptz AND id < '2026-11-15 13:00'::timestamptz) AS rows_right;
+DROP FUNCTION est_newest_before(ulid);
+
 DROP TABLE est_data, est_uniform, est_bursty, est_monotonic, est_window, est_result, est_forms, est_nostats, est_growing;
