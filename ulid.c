@@ -3482,9 +3482,13 @@ extension_ulid_type(Oid fn_oid)
  * they are dropped before the ALTER and made again after it, each as it
  * was (name, columns, options, predicate, tablespace, comment; a partitioned
  * index made ON ONLY its table, its partitions' indexes attached again)
- * with the ulid class.  The default classes (B-tree, hash, BRIN minmax,
- * btree_gist's and btree_gin's) need none of this: the ALTER picks ulid's.
- * One row per index, the indexes of the deepest tables first.
+ * with the ulid class; the repair of a column already ulid does the same
+ * without the ALTER.  An index attached to one of a table outside relids
+ * (the repair of a partition alone) is left as it is.  The default classes
+ * (B-tree, hash, BRIN minmax, btree_gist's and btree_gin's) need none of
+ * this: the ALTER picks ulid's.  One row per index, the indexes of the
+ * deepest tables first.  Read-write SPI, so that a second conversion in the
+ * same statement sees the first's indexes.
  */
 static const char *const convert_index_query =
 	"WITH tables AS (\n"

@@ -223,6 +223,49 @@ SELECT pg_temp.plan_has($$SELECT at FROM conv_px WHERE id = '01J2N7BXG0AAAAAAAAA
 RESET enable_seqscan;
 DROP TABLE conv_px;
 
+-- After a plain ALTER COLUMN TYPE, which keeps the uuid classes, the
+-- conversion's repair (the column already ulid) gives the indexes ulid's.
+CREATE TABLE conv_rep (id uuid, note text);
+INSERT INTO conv_rep SELECT gen_ulid('2025-01-01 00:00+00'::timestamptz + g * interval '1 minute')::uuid, 'row ' || g
+FROM generate_series(1, 2000) g;
+CREATE INDEX conv_rep_bloom ON conv_rep USING brin (id uuid_bloom_ops) WITH (pages_per_range = 2);
+ALTER TABLE conv_rep ALTER COLUMN id TYPE ulid;
+SELECT regexp_replace(pg_get_indexdef('conv_rep_bloom'::regclass), '^.* USING ', '') AS after_alter;
+SELECT * FROM ulid_convert_column('conv_rep', 'id');
+SELECT regexp_replace(pg_get_indexdef('conv_rep_bloom'::regclass), '^.* USING ', '') AS after_repair;
+SET enable_seqscan = off;
+SELECT pg_temp.plan_has($$SELECT note FROM conv_rep WHERE id = '01JGFJJZ1ZW4FWB2TBCM8FPH2X'$$, 'conv_rep_bloom') AS used;
+RESET enable_seqscan;
+DROP TABLE conv_rep;
+
+-- Two columns converted in one statement: the second conversion sees the
+-- index the first made (and makes it again with both columns' ulid
+-- classes), not the one the first dropped.
+CREATE TABLE conv_two (a uuid, b uuid);
+INSERT INTO conv_two SELECT u, u FROM (SELECT gen_ulid()::uuid AS u FROM generate_series(1, 100)) s;
+CREATE INDEX conv_two_bloom ON conv_two USING brin (a uuid_bloom_ops, b uuid_bloom_ops);
+SELECT c.relation, c.old_default FROM unnest('{a,b}'::name[]) col, ulid_convert_column('conv_two', col) c;
+SELECT regexp_replace(pg_get_indexdef('conv_two_bloom'::regclass), '^.* USING ', '') AS definition;
+DROP TABLE conv_two;
+
+-- Tablespaces: an index made again stays where it was, in the database's
+-- default or in its own, whatever the session's default_tablespace says.
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE regress_conv_space LOCATION '';
+RESET allow_in_place_tablespaces;
+CREATE TABLE conv_ts (id uuid);
+CREATE INDEX conv_ts_default ON conv_ts USING brin (id uuid_bloom_ops);
+CREATE INDEX conv_ts_own ON conv_ts USING brin (id uuid_minmax_multi_ops) TABLESPACE regress_conv_space;
+SET default_tablespace = regress_conv_space;
+SELECT relation FROM ulid_convert_column('conv_ts', 'id');
+RESET default_tablespace;
+SELECT c.relname, coalesce(t.spcname, '(the database''s default)') AS tablespace, o.opcname
+FROM pg_class c LEFT JOIN pg_tablespace t ON t.oid = c.reltablespace
+JOIN pg_index i ON i.indexrelid = c.oid JOIN pg_opclass o ON o.oid = i.indclass[0]
+WHERE c.relname LIKE 'conv_ts_%' ORDER BY 1;
+DROP TABLE conv_ts;
+DROP TABLESPACE regress_conv_space;
+
 --
 -- The unsafe path warns: a ulid column whose default is a uuid generator
 --
