@@ -111,6 +111,8 @@ broken = [
     ("meta-spec version '2.0.0'", setting(["meta-spec", "version"], "2.0.0")),
     ("a top-level key 'homepage' (not in the spec, not x_)", setting(["homepage"], "https://example.org/")),
     ("a tag with a slash", setting(["tags"], ["ulid/uuid"])),
+    ("no_index directory 't' (PGXN's schema: a path has 2 characters or more)",
+     setting(["no_index"], {"directory": ["t"]})),
 ]
 accepted_too = [
     ("a custom key x_ci", setting(["x_ci"], {"anything": True})),
