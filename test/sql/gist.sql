@@ -81,7 +81,7 @@ BEGIN
 	PERFORM set_config('enable_indexonlyscan', (path = 'index')::text, true);
 	PERFORM set_config('enable_bitmapscan', (path = 'bitmap')::text, true);
 	IF NOT pg_temp.plan_has(query, CASE path WHEN 'seq' THEN 'Seq Scan'
-											WHEN 'index' THEN 'Index Only Scan using'
+											WHEN 'index' THEN ' Scan using'
 											ELSE 'Bitmap Index Scan on' END) THEN
 		RETURN NULL;
 	END IF;
@@ -139,7 +139,7 @@ DECLARE
 	by_sort float8[];
 BEGIN
 	PERFORM set_config('enable_seqscan', 'off', true);
-	IF NOT pg_temp.plan_has(q, 'Index Only Scan using ' || tab || '_gist') THEN
+	IF NOT pg_temp.plan_has(q, ' Scan using ' || tab || '_gist') THEN
 		RETURN NULL;
 	END IF;
 	EXECUTE format('SELECT array_agg(d) FROM (%s) x', q) INTO by_index;

@@ -49,7 +49,7 @@ RESET enable_indexonlyscan;
 
 -- min and max read one end of the btree.
 SET enable_seqscan = off;
-SELECT pg_temp.plan_has('SELECT max(id) FROM index_t', 'Index Only Scan Backward using index_t_pkey');
+SELECT pg_temp.plan_has('SELECT max(id) FROM index_t', 'Backward using index_t_pkey');
 SELECT max(id) = (SELECT id FROM index_t ORDER BY id DESC LIMIT 1) FROM index_t;
 RESET enable_seqscan;
 

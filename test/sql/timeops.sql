@@ -194,17 +194,20 @@ FROM expected e;
 RESET plan_cache_mode;
 RESET enable_seqscan;
 
--- The plans: a range scan of the primary key, no filter, no expression index.
+-- The plans: a range scan of the primary key, no filter, no expression
+-- index.  (Which scan of the key, plain, index-only or bitmap, depends on
+-- the visibility map and the costs of the day, not on ulid: not asserted.)
 SELECT pg_temp.plan_has('SELECT id FROM tops WHERE id > now() - interval ''1 day''',
-		'Index Only Scan using tops_pkey') AS last_day_uses_pkey,
+		'tops_pkey') AS last_day_uses_pkey,
+	pg_temp.plan_has('SELECT id FROM tops WHERE id > now() - interval ''1 day''',
+		'Index Cond: (id >= ulid_time_lower_bound((now() - ''@ 1 day''::interval), false))') AS last_day_bound,
 	pg_temp.plan_has('SELECT id FROM tops WHERE id > now() - interval ''1 day''', 'Filter') AS last_day_filters;
-EXPLAIN (COSTS OFF) SELECT id FROM tops WHERE id > now() - interval '1 day';
 SELECT pg_temp.plan_has('SELECT id FROM tops WHERE id <= ''2024-05-06 07:08:09.1235+00''::timestamptz',
-		'Index Only Scan using tops_pkey') AS le_uses_pkey,
+		'tops_pkey') AS le_uses_pkey,
 	pg_temp.plan_has('SELECT id FROM tops WHERE id <= ''2024-05-06 07:08:09.1235+00''::timestamptz',
 		'Index Cond: (id <= ''01HX6BPE13ZZZZZZZZZZZZZZZZ''::ulid)') AS le_bound_is_last_ulid_of_ms;
 SELECT pg_temp.plan_has(format('SELECT id FROM tops WHERE %L::timestamptz < id', now() - interval '1 hour'),
-		'Index Only Scan using tops_pkey') AS commuted_uses_pkey;
+		'tops_pkey') AS commuted_uses_pkey;
 -- A constant time is folded into a constant bound at planning.
 SET enable_seqscan = off;
 SELECT pg_temp.plan_has('SELECT id FROM tops WHERE ''2024-05-06 07:08:09.123+00''::timestamptz < id',

@@ -132,13 +132,21 @@ RESET plan_cache_mode;
 RESET enable_seqscan;
 
 -- The plans: a range scan of the primary key with both bounds, no filter.
+-- (Which scan of the key, plain, index-only or bitmap, depends on the
+-- visibility map and the costs of the day, not on ulid: not asserted.)
 SELECT pg_temp.plan_has('SELECT id FROM trs WHERE id <@ tstzrange(now() - interval ''1 day'', now())',
-		'Index Only Scan using trs_pkey') AS last_day_uses_pkey,
+		'trs_pkey') AS last_day_uses_pkey,
+	pg_temp.plan_has('SELECT id FROM trs WHERE id <@ tstzrange(now() - interval ''1 day'', now())',
+		'Index Cond: ((id >= ulid_range_lower_bound(tstzrange((now() - ''@ 1 day''::interval), now()))) AND (id <= ulid_range_upper_bound(tstzrange((now() - ''@ 1 day''::interval), now()))))')
+		AS last_day_bounds,
 	pg_temp.plan_has('SELECT id FROM trs WHERE id <@ tstzrange(now() - interval ''1 day'', now())', 'Filter') AS last_day_filters;
-EXPLAIN (COSTS OFF) SELECT id FROM trs WHERE id <@ tstzrange(now() - interval '1 day', now());
 -- A constant range is folded into constant bounds at planning.
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM trs WHERE id <@ '[2024-05-06 07:08:09.123, 2024-05-06 07:08:10)'::tstzrange;
+SELECT pg_temp.plan_has($$SELECT id FROM trs WHERE id <@ '[2024-05-06 07:08:09.123, 2024-05-06 07:08:10)'::tstzrange$$,
+		'trs_pkey') AS constant_uses_pkey,
+	pg_temp.plan_has($$SELECT id FROM trs WHERE id <@ '[2024-05-06 07:08:09.123, 2024-05-06 07:08:10)'::tstzrange$$,
+		'Index Cond: ((id >= ''01HX6BPE130000000000000000''::ulid) AND (id <= ''01HX6BPEWFZZZZZZZZZZZZZZZZ''::ulid))')
+		AS constant_bounds;
 SELECT pg_temp.plan_has('SELECT id FROM trs WHERE ''(2024-05-06 07:08:09.123, 2024-05-06 07:08:10]''::tstzrange @> id',
 		'Index Cond: ((id >= ''01HX6BPE140000000000000000''::ulid) AND (id <= ''01HX6BPEWGZZZZZZZZZZZZZZZZ''::ulid))') AS commuted_bounds,
 	pg_temp.plan_has('SELECT id FROM trs WHERE id <@ ''[2024-05-06,)''::tstzrange',
