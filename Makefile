@@ -1,8 +1,11 @@
 EXTENSION = ulid
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
-MODULES = ulid
+MODULE_big = ulid
+OBJS = src/ulid.o src/ulid_uuid.o src/ulid_timeops.o src/ulid_planner.o src/ulid_histogram.o \
+	src/ulid_selfuncs.o src/ulid_gin.o src/ulid_gist.o src/ulid_gen.o src/ulid_convert.o
+PGFILEDESC = "ulid - a native ULID type"
 DATA = ulid--1.2.sql ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
-PG_CPPFLAGS = -DULID_VERSION='"$(EXTVERSION)"'
+PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
 REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
@@ -32,16 +35,16 @@ ifeq ($(shell test $(VERSION_NUM) -ge 190000 && echo yes),yes)
 REGRESS += bytea_uuid copy_options plans repack stats_restore
 endif
 
-ulid.o: ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_packed.h ulid_random.h
+$(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 # Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
-test/unit: test/unit.c ulid_layout.h ulid_base32.h ulid_uuidtext.h ulid_monotonic.h ulid_packed.h ulid_random.h
+test/unit: test/unit.c src/ulid_layout.h src/ulid_base32.h src/ulid_uuidtext.h src/ulid_monotonic.h src/ulid_packed.h src/ulid_random.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -o $@ $<
 unitcheck: test/unit
 	test/unit
 
 FUZZ_SECONDS ?= 60
-test/fuzz: test/fuzz.c ulid_layout.h ulid_base32.h ulid_uuidtext.h
+test/fuzz: test/fuzz.c src/ulid_layout.h src/ulid_base32.h src/ulid_uuidtext.h
 	clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $<
 # libFuzzer's log is shown only on failure; one TAP line says how the run went.
 fuzzcheck: test/fuzz

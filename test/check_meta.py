@@ -10,7 +10,7 @@ broken copies of META.json (so that a schema that accepts everything fails
 here).  Then checks what the spec cannot: version and provides.ulid.version
 are ulid.control's default_version as X.Y.Z, the provided file and docfile
 exist, the install script is in the Makefile's DATA, the abstract is the
-control file's comment, and the PostgreSQL range is the one ulid.c and the
+control file's comment, and the PostgreSQL range is the one src/ulid.c and the
 README state.  Prints TAP lines; exits non-zero on any failure.
 """
 import copy
@@ -175,17 +175,17 @@ check("provides.ulid.abstract is ulid.control's comment",
       comment is not None and provided.get("abstract") == comment.group(1),
       "abstract %r, comment %r" % (provided.get("abstract"), comment.group(1) if comment else None))
 
-# The PostgreSQL range: its lower bound is the oldest major ulid.c builds for
+# The PostgreSQL range: its lower bound is the oldest major src/ulid.c builds for
 # (its #error), its upper bound the major after the newest one the README lists.
 rng = meta.get("prereqs", {}).get("runtime", {}).get("requires", {}).get("PostgreSQL")
-low = re.search(r"^#if PG_VERSION_NUM < (\d+)0000\s*\n#error", read("ulid.c"), re.M)
+low = re.search(r"^#if PG_VERSION_NUM < (\d+)0000\s*\n#error", read("src/ulid.c"), re.M)
 readme_majors = [int(x) for x in re.findall(r"^\| (\d+) \| ", read("README.md").split("## Supported versions", 1)[-1], re.M)]
 want = None
 if low and readme_majors:
     want = ">= %d.0.0, < %d.0.0" % (int(low.group(1)), max(readme_majors) + 1)
-check("runtime requires PostgreSQL %s (ulid.c's oldest major, the README's newest)" % want,
+check("runtime requires PostgreSQL %s (src/ulid.c's oldest major, the README's newest)" % want,
       want is not None and rng == want,
-      "META.json has %r; ulid.c's #error below %s, README's majors %s" % (rng, low.group(1) if low else None, readme_majors))
+      "META.json has %r; src/ulid.c's #error below %s, README's majors %s" % (rng, low.group(1) if low else None, readme_majors))
 check("release_status is stable only for a version without a pre-release part",
       meta.get("release_status", "stable") != "stable" or "-" not in str(meta.get("version")),
       "version %r, release_status %r" % (meta.get("version"), meta.get("release_status")))

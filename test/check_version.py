@@ -49,7 +49,7 @@ check("the Makefile reads EXTVERSION from ulid.control",
       "no line 'EXTVERSION = $(shell sed ... $(EXTENSION).control)'")
 check("the library's version is EXTVERSION (PG_MODULE_MAGIC_EXT)",
       "-DULID_VERSION='\"$(EXTVERSION)\"'" in makefile and
-      "PG_MODULE_MAGIC_EXT(.name = \"ulid\",.version = ULID_VERSION)" in read("ulid.c"))
+      "PG_MODULE_MAGIC_EXT(.name = \"ulid\",.version = ULID_VERSION)" in read("src/ulid.c"))
 install_script = "ulid--%s.sql" % sql_version
 data = re.search(r"^DATA = (.*)$", makefile, re.M)
 check("%s exists and is in DATA" % install_script,

@@ -28,9 +28,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../ulid_base32.h"
-#include "../ulid_layout.h"
-#include "../ulid_uuidtext.h"
+#include "../src/ulid_base32.h"
+#include "../src/ulid_layout.h"
+#include "../src/ulid_uuidtext.h"
 
 #define REQUIRE(cond) \
 	do { \

@@ -26,12 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ulid_layout.h"
-#include "../ulid_base32.h"
-#include "../ulid_uuidtext.h"
-#include "../ulid_monotonic.h"
-#include "../ulid_packed.h"
-#include "../ulid_random.h"
+#include "../src/ulid_layout.h"
+#include "../src/ulid_base32.h"
+#include "../src/ulid_uuidtext.h"
+#include "../src/ulid_monotonic.h"
+#include "../src/ulid_packed.h"
+#include "../src/ulid_random.h"
 
 #define lengthof(array) (sizeof(array) / sizeof((array)[0]))
 
