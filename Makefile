@@ -4,7 +4,13 @@ MODULE_big = ulid
 OBJS = src/ulid.o src/ulid_uuid.o src/ulid_timeops.o src/ulid_planner.o src/ulid_histogram.o \
 	src/ulid_selfuncs.o src/ulid_gin.o src/ulid_gist.o src/ulid_gen.o src/ulid_convert.o
 PGFILEDESC = "ulid - a native ULID type"
-DATA = ulid--1.2.sql ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
+# The install script of the default version is edited as sql/ulid.sql and
+# installed as ulid--$(EXTVERSION).sql; the full scripts of released versions
+# stay frozen beside the update scripts, so that the upgrade test compares two
+# independent paths (git diff of sql/ulid.sql since the last release lists
+# what the next update script must do).
+DATA_built = sql/ulid--$(EXTVERSION).sql
+DATA = ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
 REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
@@ -67,3 +73,6 @@ dist:
 
 EXTRA_CLEAN = test/unit test/fuzz output_iso
 .PHONY: unitcheck fuzzcheck prove_installcheck dist
+
+sql/ulid--$(EXTVERSION).sql: sql/ulid.sql
+	cp $< $@

@@ -296,7 +296,7 @@ def check_reference(readme):
     """README.md names every function, aggregate, operator, cast and opclass of the install script."""
     control = open(os.path.join(ROOT, "ulid.control"), encoding="utf-8").read()
     version = re.search(r"^default_version\s*=\s*'([^']+)'", control, re.M).group(1)
-    script_name = "ulid--%s.sql" % version
+    script_name = "sql/ulid.sql"  # installed as ulid--<version>.sql
     script = open(os.path.join(ROOT, script_name), encoding="utf-8").read()
     text = open(readme, encoding="utf-8").read()
     # The type's I/O, comparison, hash and sort support functions may go unnamed.

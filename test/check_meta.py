@@ -158,15 +158,15 @@ check("META.json version is %s (default_version %s)" % (release, sql_version), m
 check("provides.ulid.version is %s" % release, provided.get("version") == release,
       "provides.ulid.version %r" % provided.get("version"))
 
-install_script = "ulid--%s.sql" % sql_version
+install_script = "sql/ulid.sql"
 file = provided.get("file", "")
 check("provides.ulid.file %s exists" % file, file and os.path.isfile(os.path.join(repo, file)),
       "no file %r in %s" % (file, repo))
 check("provides.ulid.file is the install script of default_version (%s)" % install_script, file == install_script,
       "provides.ulid.file %r" % file)
-data = re.search(r"^DATA\s*=\s*(.*)$", read("Makefile"), re.M)
-check("provides.ulid.file is installed (in the Makefile's DATA)", data is not None and file in data.group(1).split(),
-      data.group(0) if data else "no DATA line in the Makefile")
+built = re.search(r"^sql/ulid--\$\(EXTVERSION\)\.sql: (\S+)$", read("Makefile"), re.M)
+check("provides.ulid.file is installed (the Makefile builds ulid--$(EXTVERSION).sql from it)",
+      built is not None and built.group(1) == file, built.group(0) if built else "no rule for ulid--$(EXTVERSION).sql")
 docfile = provided.get("docfile", "")
 check("provides.ulid.docfile %s exists" % docfile, docfile and os.path.isfile(os.path.join(repo, docfile)),
       "no file %r in %s" % (docfile, repo))

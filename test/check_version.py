@@ -51,9 +51,13 @@ check("the library's version is EXTVERSION (PG_MODULE_MAGIC_EXT)",
       "-DULID_VERSION='\"$(EXTVERSION)\"'" in makefile and
       "PG_MODULE_MAGIC_EXT(.name = \"ulid\",.version = ULID_VERSION)" in read("src/ulid.c"))
 install_script = "ulid--%s.sql" % sql_version
-data = re.search(r"^DATA = (.*)$", makefile, re.M)
-check("%s exists and is in DATA" % install_script,
-      os.path.exists(os.path.join(repo, install_script)) and data is not None and install_script in data.group(1).split())
+check("%s is built from sql/ulid.sql (DATA_built), which exists" % install_script,
+      os.path.exists(os.path.join(repo, "sql", "ulid.sql")) and
+      re.search(r"^DATA_built = sql/ulid--\$\(EXTVERSION\)\.sql$", makefile, re.M) is not None and
+      re.search(r"^sql/ulid--\$\(EXTVERSION\)\.sql: sql/ulid\.sql$", makefile, re.M) is not None)
+older = sorted(f for f in os.listdir(repo) if re.match(r"^ulid--[0-9.]+\.sql$", f))
+check("no full script of the default version beside the frozen ones (%s)" % ", ".join(older),
+      install_script not in older, "%s is committed: it is made from sql/ulid.sql" % install_script)
 
 changelog = read("CHANGELOG.md")
 entries = re.findall(r"^## ([0-9]+\.[0-9]+\.[0-9]+) \((\d{4}-\d{2}-\d{2}|unreleased)\)$", changelog, re.M)
@@ -69,8 +73,8 @@ if os.path.exists(meta_path):
     meta = json.loads(read("META.json"))
     check("META.json version is %s" % release, meta.get("version") == release, meta.get("version"))
     provided = meta.get("provides", {}).get("ulid", {})
-    check("META.json provides ulid %s in %s" % (release, install_script),
-          provided.get("version") == release and provided.get("file") == install_script, provided)
+    check("META.json provides ulid %s in sql/ulid.sql" % release,
+          provided.get("version") == release and provided.get("file") == "sql/ulid.sql", provided)
 else:
     check("META.json exists", False)
 

@@ -1,4 +1,4 @@
-/* ulid--1.2.sql */
+/* sql/ulid.sql: the install script of the default version (the Makefile installs it as ulid--$(EXTVERSION).sql) */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION ulid" to load this file. \quit
