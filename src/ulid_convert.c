@@ -34,6 +34,7 @@
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 #pragma GCC diagnostic pop
 
 #include "ulid.h"
