@@ -104,16 +104,19 @@ is_known_uuid_generator(Oid funcid)
 }
 
 /*
- * The expression of type ulid under the binary casts of expr (a uuid
- * default "gen_ulid()::uuid", RelabelTypes), or NULL.
+ * The expression of the given type under the binary casts (RelabelTypes) of
+ * expr, or NULL: the uuid that a ulid default casts (implicit when ALTER
+ * COLUMN TYPE converted the default or when a uuid expression was given as
+ * the default, explicit when written, gen_random_uuid()::ulid), or the ulid
+ * under a uuid default "gen_ulid()::uuid".
  */
 static Node *
-ulid_under_cast(Node *expr, Oid ulid_type)
+under_cast(Node *expr, Oid type)
 {
-	while (OidIsValid(ulid_type) && expr != NULL && IsA(expr, RelabelType))
+	while (expr != NULL && IsA(expr, RelabelType))
 	{
 		expr = (Node *) ((RelabelType *) expr)->arg;
-		if (exprType(expr) == ulid_type)
+		if (exprType(expr) == type)
 			return expr;
 	}
 	return NULL;
@@ -137,7 +140,7 @@ classify_uuid_default(Node *expr, Oid ulid_type)
 
 	if (expr == NULL)
 		return UUID_DEFAULT_NONE;
-	if (ulid_under_cast(expr, ulid_type) != NULL)
+	if (under_cast(expr, ulid_type) != NULL)
 		return UUID_DEFAULT_UNCAST;
 	if (call != NULL && is_core_uuidv7(call->funcid))
 		return UUID_DEFAULT_KEEP;
@@ -146,24 +149,6 @@ classify_uuid_default(Node *expr, Oid ulid_type)
 	if (call != NULL && call->args == NIL && is_known_uuid_generator(call->funcid))
 		return UUID_DEFAULT_GENERATOR;
 	return UUID_DEFAULT_UNKNOWN;
-}
-
-/*
- * The expression of type uuid that a ulid default casts, or NULL.  The
- * binary cast is a RelabelType: implicit when ALTER COLUMN TYPE converted
- * the default or when a uuid expression was given as the default, explicit
- * when written (gen_random_uuid()::ulid).
- */
-static Node *
-uuid_under_cast(Node *expr)
-{
-	while (expr != NULL && IsA(expr, RelabelType))
-	{
-		expr = (Node *) ((RelabelType *) expr)->arg;
-		if (exprType(expr) == UUIDOID)
-			return expr;
-	}
-	return NULL;
 }
 
 /* The default expression of column attnum of rel, or NULL. */
@@ -528,7 +513,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		ConvertTarget *t = &targets[ntargets++];
 		Relation	r = relation_open(lfirst_oid(lc), NoLock);
 		Node	   *expr = column_default(r, get_attnum(RelationGetRelid(r), col));
-		Node	   *uuid_expr = already_ulid ? uuid_under_cast(expr) : expr;
+		Node	   *uuid_expr = already_ulid ? under_cast(expr, UUIDOID) : expr;
 
 		if (r->rd_rel->relkind == RELKIND_FOREIGN_TABLE)
 			ereport(ERROR,
@@ -543,7 +528,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		t->kind = expr == NULL ? UUID_DEFAULT_NONE :
 			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr, ulid_type);
 		if (t->kind == UUID_DEFAULT_UNCAST)
-			t->uncast_default = default_text(r, ulid_under_cast(uuid_expr, ulid_type));
+			t->uncast_default = default_text(r, under_cast(uuid_expr, ulid_type));
 		if (t->kind == UUID_DEFAULT_UNKNOWN)
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -693,7 +678,7 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 				named |= strcmp(lfirst(c), name) == 0;
 			if (!named)
 				continue;
-			uuid_expr = uuid_under_cast(column_default(rel, att->attnum));
+			uuid_expr = under_cast(column_default(rel, att->attnum), UUIDOID);
 			if (uuid_expr == NULL)
 				continue;
 			kind = classify_uuid_default(uuid_expr, ulid_type);

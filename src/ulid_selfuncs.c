@@ -88,9 +88,7 @@ typedef struct ColumnBounds
 	int			nrestrict;
 	int			varRelid;
 	Node	   *column;
-	int			ngroups;
 	List	  **groups;			/* of BoundClause */
-	int			nbounds;
 	BoundClause **by_args;		/* those with args, by args then seq */
 	int			nby_args;
 	BoundClause **by_value;		/* those known, by bound_key_cmp() then seq */
@@ -362,17 +360,15 @@ column_bounds(PlannerInfo *root, VariableStatData *vardata, int varRelid)
 	cb->stats.cxt = cxt;
 
 	and_lists(rel->baserestrictinfo, &lists);
-	cb->ngroups = list_length(lists);
-	cb->groups = palloc0(sizeof(List *) * Max(cb->ngroups, 1));
+	cb->groups = palloc0(sizeof(List *) * Max(list_length(lists), 1));
 	g = 0;
 	foreach(lc, lists)
 		group_bounds(root, cb, g++, (List *) lfirst(lc), &all);
 	list_free(lists);
 
 	/* The two indexes. */
-	cb->nbounds = list_length(all);
-	cb->by_args = palloc(sizeof(BoundClause *) * Max(cb->nbounds, 1));
-	cb->by_value = palloc(sizeof(BoundClause *) * Max(cb->nbounds, 1));
+	cb->by_args = palloc(sizeof(BoundClause *) * Max(list_length(all), 1));
+	cb->by_value = palloc(sizeof(BoundClause *) * Max(list_length(all), 1));
 	foreach(lc, all)
 	{
 		BoundClause *bc = lfirst(lc);
