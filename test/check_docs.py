@@ -34,7 +34,9 @@ Markdown source:
 Other fences are not run, and must be one of the kinds below (UNRUN): any
 other language is a failure, so that a client block fenced ```javascript or
 ```py is not skipped unnoticed.  Besides the snippets it checks
-that README.md names every SQL object of the install script, that relative
+that README.md names every user-facing object of the install script (the
+support functions it may leave out are derived from the script) and that
+every object of the installed extension has a COMMENT, that relative
 links resolve, that no document repeats a sentence, and that no document
 cites an issue number.  Prints TAP:
 "ok N - DOC: first line of block" or "not ok N - ..." followed by the error or
@@ -292,19 +294,36 @@ def check_client(doc, s):
 # ---------------------------------------------------------------------------
 # Whole documents
 
+def support_functions(script):
+    """The functions the install script makes part of another object: a
+    type's I/O or subtype_diff, an operator's function or estimators, an
+    operator class's support function, an aggregate's state, final or combine
+    function, a planner support function, an event trigger's function.  The
+    reference names the object; the catalog's COMMENT documents the part."""
+    script = re.sub(r"--[^\n]*", "", script)
+    script = re.sub(r"'(?:[^']|'')*'", "''", script)
+    keys = ("INPUT|OUTPUT|RECEIVE|SEND|TYPMOD_IN|TYPMOD_OUT|ANALYZE|SUBTYPE_DIFF|CANONICAL|PROCEDURE"
+            "|FUNCTION|RESTRICT|JOIN|SFUNC|FINALFUNC|COMBINEFUNC|SERIALFUNC|DESERIALFUNC|MSFUNC"
+            "|MINVFUNC|MFINALFUNC")
+    found = set(re.findall(r"\b(?:%s)\s*=\s*(\w+)\b(?!\.)" % keys, script))
+    found |= set(re.findall(r"\bFUNCTION\s+\d+\s+(?:\([^)]*\)\s*)?(\w+)\s*\(", script))
+    found |= set(re.findall(r"\bSUPPORT\s+(\w+)", script))
+    found |= set(re.findall(r"\bEXECUTE\s+(?:FUNCTION|PROCEDURE)\s+(\w+)", script))
+    return found
+
+
 def check_reference(readme):
-    """README.md names every function, aggregate, operator, cast and opclass of the install script."""
-    control = open(os.path.join(ROOT, "ulid.control"), encoding="utf-8").read()
-    version = re.search(r"^default_version\s*=\s*'([^']+)'", control, re.M).group(1)
+    """README.md names every user-facing object of the install script; the
+    support functions it leaves out are documented by their COMMENT."""
     script_name = "sql/ulid.sql"  # installed as ulid--<version>.sql
     script = open(os.path.join(ROOT, script_name), encoding="utf-8").read()
     text = open(readme, encoding="utf-8").read()
-    # The type's I/O, comparison, hash and sort support functions may go unnamed.
-    support = {"ulid_in", "ulid_out", "ulid_recv", "ulid_send", "ulid_lt", "ulid_le", "ulid_eq",
-               "ulid_ne", "ulid_ge", "ulid_gt", "ulid_cmp", "ulid_hash", "ulid_hash_extended",
-               "ulid_sortsupport"}
-    names = set(re.findall(r"CREATE FUNCTION (\w+)\(", script)) - support
+    functions = set(re.findall(r"CREATE FUNCTION (\w+)\(", script))
+    support = support_functions(script) & functions
+    names = functions - support
     names |= set(re.findall(r"CREATE OPERATOR CLASS (\w+)", script))
+    names |= set(re.findall(r"CREATE EVENT TRIGGER (\w+)", script))
+    names |= set(re.findall(r"CREATE TYPE (\w+) AS RANGE", script))
     names |= {"%s(ulid)" % a for a in re.findall(r"CREATE AGGREGATE (\w+)\(ulid\)", script)}
     names |= {"`%s`" % op for op in re.findall(r"CREATE OPERATOR (\S+) \(", script)}
     missing = sorted(n for n in names if n not in text)
@@ -313,9 +332,34 @@ def check_reference(readme):
     for a, b in casts:
         if not re.search(r"\|\s*`%s`\s*\|\s*`%s`" % (a, b), table):
             missing.append("cast %s -> %s" % (a, b))
-    report(not missing and len(names) > 10,
-           "README.md: the reference names all %d functions, aggregates, operators, opclasses and %d casts of %s"
-           % (len(names), len(casts), script_name), "not named: " + ", ".join(missing))
+    report(not missing and len(names) > 10 and len(support) > 10,
+           "README.md: the reference names all %d user-facing functions, aggregates, operators, "
+           "operator classes, range types and event triggers and %d casts of %s (%d support functions left to their COMMENT)"
+           % (len(names), len(casts), script_name, len(support)), "not named: " + ", ".join(missing))
+
+
+def check_comments():
+    """Every object of the installed extension has a COMMENT (array types,
+    which core leaves without one too, aside): what \\df+ and \\dT+ show
+    of the support functions the README leaves out."""
+    err = fresh_database("docs_catalog")
+    if err:
+        report(False, "every object of the extension has a COMMENT", err)
+        return
+    out = psql(["-At", "-v", "ON_ERROR_STOP=1", "-c", """
+        SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
+        FROM pg_depend d JOIN pg_class c ON c.oid = d.classid
+        WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+          AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+          AND obj_description(d.objid, c.relname) IS NULL
+          AND pg_describe_object(d.classid, d.objid, d.objsubid) NOT LIKE '%[]'
+        ORDER BY 1"""], db="docs_catalog")
+    members = psql(["-At", "-c", "SELECT count(*) FROM pg_depend WHERE deptype = 'e' AND refobjid = "
+                    "(SELECT oid FROM pg_extension WHERE extname = 'ulid')"], db="docs_catalog")
+    psql(["-c", "DROP DATABASE docs_catalog"])
+    ok = out.returncode == 0 and not out.stdout.strip() and int(members.stdout.strip() or 0) > 100
+    report(ok, "every object of the extension (%s) has a COMMENT" % members.stdout.strip(),
+           "without one:\n" + out.stdout)
 
 
 def check_links(doc):
@@ -385,6 +429,7 @@ def main():
         check_no_repeated_prose(os.path.join(ROOT, doc))
     if whole:
         check_reference("README.md")
+        check_comments()
         others = ["CONTRIBUTING.md", "CHANGELOG.md", "BENCHMARKS.md", "bench/README.md"]
         check_no_issue_numbers([d for d in docs + others if os.path.exists(d)])
     failed = results.count(False)
