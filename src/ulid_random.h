@@ -10,11 +10,12 @@
  * gen_random_uuid(): each pg_strong_random() call has a fixed cost of some
  * 8,500 instructions, plus, with OpenSSL 3, a getpid() system call for its
  * own fork check, which is slow under some hypervisors.  Fetching them 1,600
- * ULIDs at a time makes that cost vanish (BENCHMARKS.md, "Profiles", has
- * the measurements).  The pool belongs to the process that filled it: a
- * process that inherited it through fork() (a library preloaded into the
- * postmaster) must not hand out the same bytes as its parent or its siblings,
- * so a pid other than the owner's forces a refill.
+ * ULIDs at a time makes that cost vanish (the callgrind and perf figures
+ * are in the git history of BENCHMARKS.md).  The pool belongs to the
+ * process that filled it: a process that inherited it through fork() (a
+ * library preloaded into the postmaster) must not hand out the same bytes
+ * as its parent or its siblings, so a pid other than the owner's forces a
+ * refill.
  */
 #ifndef ULID_RANDOM_H
 #define ULID_RANDOM_H
