@@ -87,6 +87,16 @@ SELECT ulid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV') = uuid_hash('01ARYZ6S41TSV4RRFFQ6
 	ulid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV', 1) = uuid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid::uuid, 1),
 	ulid_hash_extended('01ARYZ6S41TSV4RRFFQ69G5FAV', 0)::bit(32)::int4 = ulid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV');
 
+-- The hashes of fixed ids, pinned: hash indexes, hash partitions and Citus'
+-- shards are chosen by them, so they never change between versions.  They
+-- are uuid's (hash_any of the 16 bytes, as core computes it on
+-- little-endian machines), with the same seeds.
+SELECT id, ulid_hash(id), ulid_hash_extended(id, 0), ulid_hash_extended(id, 42),
+	ulid_hash(id) = uuid_hash(id::uuid) AS as_uuid
+FROM (VALUES ('00000000000000000000000000'::ulid), ('01ARYZ6S41TSV4RRFFQ69G5FAV'),
+	('01JXCXCA4N0000000000000000'), ('01JXCXCA4NZZZZZZZZZZZZZZZZ'),
+	('7ZZZZZZZZZZZZZZZZZZZZZZZZZ')) AS v(id);
+
 -- Hash partitioning uses ulid_hash_extended.
 CREATE TABLE index_parts (id ulid PRIMARY KEY) PARTITION BY HASH (id);
 CREATE TABLE index_parts_0 PARTITION OF index_parts FOR VALUES WITH (MODULUS 2, REMAINDER 0);
