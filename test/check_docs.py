@@ -22,6 +22,11 @@ Markdown source:
   <!-- setup            SQL (and psql meta-commands) the reader need not see,
   ...                   run before the next block; an error in it fails that
   -->                   block.  "<!-- setup on NAME" runs it on NAME (below).
+  <!-- engine NAME -->  the sql blocks from here on (to "<!-- engine none -->")
+                        need an engine such as citus or timescaledb: they are
+                        not run here but by that engine's TAP test, with
+                        --engine NAME --database DB, in the database it
+                        prepared (t/012_citus.pl, t/013_timescaledb.pl).
   <!-- on NAME -->      run the next block in a second fresh database,
                         docs_<name>_NAME (another server, in the document's
                         story); the document's own database comes back after
@@ -65,6 +70,7 @@ CLIENT_TESTS = {
 UNRUN = ("", "text", "sh", "ini", "toml", "ts", "prisma")
 ERROR_LINE = re.compile(r"^(ERROR|FATAL|PANIC):|^psql:.*(error|FATAL)", re.M)
 MARK = "@@check_docs %d@@"
+DATABASE = None     # --database: run in this database instead of fresh ones
 
 results = []
 
@@ -88,6 +94,7 @@ class Snippet:
         self.expected = None    # the text block shown as its output
         self.setup = []         # [(database or None, sql)]
         self.on = None          # database name for an <!-- on NAME --> block
+        self.engine = None      # the engine of an <!-- engine NAME --> stretch
 
     def title(self):
         first = next((l.strip() for l in self.text.splitlines() if l.strip()), "(empty)")
@@ -99,6 +106,7 @@ def parse(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     snippets = []
     pending_setup, pending_on = [], None
+    engine = None
     last_sql = None     # an sql block that a text block may still follow
     i = 0
     while i < len(lines):
@@ -115,13 +123,18 @@ def parse(path):
                 last_sql = None
             elif lang == "sql" or lang in CLIENT_TESTS or lang not in UNRUN:
                 s = Snippet(lang, body, i + 1)
-                s.setup, s.on = pending_setup, pending_on
+                s.setup, s.on, s.engine = pending_setup, pending_on, engine
                 pending_setup, pending_on = [], None
                 snippets.append(s)
                 last_sql = s if lang == "sql" else None
             else:
                 last_sql = None
             i = j + 1
+            continue
+        stretch = re.match(r"^<!--\s*engine\s+(\w+)\s*-->\s*$", line)
+        if stretch:
+            engine = None if stretch.group(1) == "none" else stretch.group(1)
+            i += 1
             continue
         comment = re.match(r"^<!--\s*(setup|on)\b(.*)$", line)
         if comment:
@@ -185,14 +198,20 @@ def run_sql(doc, snippets):
     where psql never got there, and the text psql printed last; or raises
     RuntimeError if a database cannot be made.
     """
-    base = "docs_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(doc))[0].lower())
     others = {s.on for s in snippets if s.on} | {db for s in snippets for db, _ in s.setup if db}
-    dbs = {None: base}
-    dbs.update({name: "%s_%s" % (base, name.lower()) for name in others})
-    for db in dbs.values():
-        err = fresh_database(db)
-        if err:
-            raise RuntimeError("creating database %s failed:\n%s" % (db, err))
+    if DATABASE:
+        # An engine's blocks, in the database its test prepared.
+        if others:
+            raise RuntimeError("<!-- on NAME --> is not supported in an engine's blocks")
+        base, dbs = DATABASE, {None: DATABASE}
+    else:
+        base = "docs_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(doc))[0].lower())
+        dbs = {None: base}
+        dbs.update({name: "%s_%s" % (base, name.lower()) for name in others})
+        for db in dbs.values():
+            err = fresh_database(db)
+            if err:
+                raise RuntimeError("creating database %s failed:\n%s" % (db, err))
 
     script, current = [], None
 
@@ -406,16 +425,36 @@ def check_no_issue_numbers(docs):
 
 
 def main():
-    global ROOT
+    global ROOT, DATABASE
     args = sys.argv[1:]
+    engine = None
+    while args and args[0] in ("--engine", "--database") and len(args) > 1:
+        if args[0] == "--engine":
+            engine = args[1]
+        else:
+            DATABASE = args[1]
+        args = args[2:]
     if args and os.path.isdir(args[0]):
         ROOT = os.path.abspath(args.pop(0))
     os.chdir(ROOT)
+    if engine:
+        # Only the blocks of one engine, run by that engine's TAP test.
+        if not DATABASE or not args:
+            sys.exit("usage: check_docs.py --engine NAME --database DB [ROOT] DOC.md ...")
+        for doc in args:
+            sql = [s for s in parse(doc) if s.lang == "sql" and s.engine == engine]
+            if sql:
+                check_sql(doc, sql)
+        failed = results.count(False)
+        print("1..%d" % len(results))
+        print("# docs (%s): %d passed, %d failed" % (engine, len(results) - failed, failed))
+        sys.exit(1 if failed or not results else 0)
     whole = not args
     docs = args or ["README.md"] + sorted(glob.glob("docs/*.md") + glob.glob("docs/*/*.md"))
     for doc in docs:
         snippets = parse(doc)
-        sql = [s for s in snippets if s.lang == "sql"]
+        # The blocks of an engine run in that engine's TAP test, not here.
+        sql = [s for s in snippets if s.lang == "sql" and not s.engine]
         if sql:
             check_sql(doc, sql)
         for s in snippets:
