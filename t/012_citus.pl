@@ -16,6 +16,10 @@ use warnings FATAL => 'all';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+
+# The source tree, whose docs are checked last.
+my $root = "$FindBin::RealBin/..";
 
 my $coord = PostgreSQL::Test::Cluster->new('coordinator');
 my $libdir = $coord->config_data('--pkglibdir');
@@ -298,6 +302,47 @@ SELECT create_distributed_table('legacy', 'id', colocate_with => 'orders');
 SQL
 like($err, qr/Distribution column types don't match/i,
 	'co-locating a uuid-keyed table with a ulid-keyed one is refused, with Citus\' error');
+
+##
+## gen_monotonic_ulid() as a default: evaluated on the coordinator, in order.
+##
+
+$coord->safe_psql('postgres', <<'SQL');
+CREATE TABLE ticks (id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid(), n int NOT NULL);
+SELECT create_distributed_table('ticks', 'id');
+INSERT INTO ticks (n) SELECT g FROM generate_series(1, 500) AS g;
+SQL
+is( $coord->safe_psql('postgres',
+		q{SELECT count(*) FILTER (WHERE id <= lag) FROM
+		  (SELECT id, lag(id) OVER (ORDER BY n) FROM ticks) s}),
+	'0', 'gen_monotonic_ulid() defaults through the coordinator ascend in the order rows were inserted');
+
+##
+## A new database: what it needs on every node; then docs/scale-out.md's
+## blocks run in it.
+##
+
+foreach my $node ($coord, @workers)
+{
+	$node->safe_psql('postgres', 'CREATE DATABASE app');
+	$node->safe_psql('app', 'CREATE EXTENSION citus');
+}
+$coord->safe_psql('app',
+	"SELECT citus_set_coordinator_host('" . $coord->host . "', " . $coord->port . ')');
+$coord->safe_psql('app', "SELECT citus_add_node('" . $_->host . "', " . $_->port . ')')
+  foreach @workers;
+$coord->safe_psql('app', 'CREATE EXTENSION ulid');
+is(join(',', map { $_->safe_psql('app', q{SELECT extversion FROM pg_extension WHERE extname = 'ulid'}) } @workers),
+	"$current,$current", 'in a new database made on every node, CREATE EXTENSION ulid reaches the workers');
+
+{
+	local $ENV{PGHOST} = $coord->host;
+	local $ENV{PGPORT} = $coord->port;
+	my $out = `python3 "$root/test/check_docs.py" --engine citus --database app "$root" docs/scale-out.md 2>&1`;
+	ok($? == 0 && $out =~ /# docs \(citus\): [1-9]\d* passed, 0 failed/,
+		'docs/scale-out.md: every block runs in the cluster and prints what the guide shows')
+	  or diag($out);
+}
 
 $_->stop foreach ($coord, @workers);
 done_testing();
