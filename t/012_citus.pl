@@ -1,10 +1,13 @@
-# ulid in a Citus cluster: a coordinator and two workers.  The extension
-# and its update reach the workers through the coordinator; a table keyed
-# by ulid is distributed by hash, each row on the shard Citus says; lookups
-# route to one shard whatever the parameter's type; co-located joins are
-# pushed down and repartition joins are right; time windows, ordering and
-# aggregates return what one server returns, each shard using its index;
-# writes of every kind land once.  Co-location with a uuid key is refused.
+# ulid in a Citus cluster: a coordinator and two workers, then three.  The
+# extension and its update reach the workers through the coordinator; a
+# table keyed by ulid is distributed by hash, each row on the shard Citus
+# says; lookups route to one shard whatever the parameter's type; co-located
+# joins are pushed down and repartition joins are right; time windows,
+# ordering and aggregates return what one server returns, each shard using
+# its index; writes of every kind land once; a rebalance onto a new worker
+# under writes loses and alters nothing; a distributed table partitioned by
+# month prunes on every shard.  Co-location with a uuid key is refused.
+# Last, a new database, and docs/scale-out.md's blocks run in it.
 #
 # Citus is built by bin/citus (Citus 14.0: PostgreSQL 16 to 18).  Without
 # it the test is skipped, unless ULID_REQUIRE_ENGINES names citus (bin/test
@@ -35,14 +38,19 @@ if (!-f "$libdir/citus.so")
 	plan skip_all => $why;
 }
 
-my @workers = map { PostgreSQL::Test::Cluster->new("worker$_") } 1 .. 2;
-foreach my $node ($coord, @workers)
+my @workers = map { PostgreSQL::Test::Cluster->new("worker$_") } 1 .. 3;
+my $spare = pop @workers;    # added in part 7
+foreach my $node ($coord, @workers, $spare)
 {
 	$node->init;
 	$node->append_conf('postgresql.conf', <<'CONF');
 shared_preload_libraries = 'citus'
 citus.enable_statistics_collection = off
 max_prepared_transactions = 20
+wal_level = logical
+max_wal_senders = 10
+max_replication_slots = 10
+listen_addresses = 'localhost'
 CONF
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION citus');
@@ -293,6 +301,104 @@ like($err, qr/duplicate key value violates unique constraint "orders_pkey/,
 	'a second COPY of the same ids is refused by the shards\' primary keys');
 
 ##
+## 7. Growth: a third worker, the shards moved to it by logical replication
+## while a session writes and commits row by row.
+##
+
+my $row_sums = q{SELECT count(*), md5(string_agg(format('%s|%s|%s', id, customer, total), ',' ORDER BY id))
+	FROM orders WHERE customer >= 0};
+my $before = $coord->safe_psql('postgres', $row_sums);
+$coord->safe_psql('postgres',
+	"SELECT citus_add_node('" . $spare->host . "', " . $spare->port . ')');
+is($spare->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'ulid'}),
+	$current, 'a worker added later gets the extension from the coordinator');
+# The writer commits row after row until told to stop, so that it writes
+# before, during and after the rebalance.
+$coord->safe_psql('postgres', <<'SQL');
+CREATE TABLE writing (go bool NOT NULL);
+INSERT INTO writing VALUES (true);
+CREATE PROCEDURE write_orders() LANGUAGE plpgsql AS $$
+DECLARE i int := 0;
+BEGIN
+    WHILE (SELECT go FROM writing) LOOP
+        i := i + 1;
+        INSERT INTO orders (customer, currency, total) VALUES (-i, 'EUR', i);
+        COMMIT;
+    END LOOP;
+END $$;
+SQL
+my $written = q{SELECT count(*) FROM orders WHERE customer < 0};
+my $writer = $coord->background_psql('postgres');
+$writer->query_until(qr/writing/, "\\echo writing\nCALL write_orders();\n");
+$coord->poll_query_until('postgres', "SELECT ($written) > 0") or die 'the writer never wrote';
+my $at_start = $coord->safe_psql('postgres', $written);
+$coord->safe_psql('postgres',
+	q{SELECT rebalance_table_shards(shard_transfer_mode => 'force_logical')});
+my $at_end = $coord->safe_psql('postgres', $written);
+$coord->poll_query_until('postgres', "SELECT ($written) > $at_end") or die 'the writer stopped';
+$coord->safe_psql('postgres', 'UPDATE writing SET go = false');
+my $acked = $writer->query_safe(
+	q{SELECT count(*) = max(-customer) AND count(*) = count(DISTINCT customer), count(*) FROM orders WHERE customer < 0});
+$writer->quit;
+# The moved shards' old copies, which Citus drops later, dropped now.
+$coord->safe_psql('postgres', 'CALL citus_cleanup_orphaned_resources()');
+my $moved = $coord->safe_psql('postgres',
+	'SELECT count(*) FROM citus_shards WHERE table_name = \'orders\'::regclass AND nodeport = ' . $spare->port);
+ok($moved > 0, "the rebalance moved $moved of the 8 shards of orders to the new worker");
+my ($complete, $total) = split /\|/, ($acked =~ s/\s+//gr);
+ok($complete eq 't' && $at_start < $at_end,
+	"every row the writer committed, before ($at_start), during and after the rebalance ($total in all), is there once"
+);
+is($coord->safe_psql('postgres', $row_sums), $before,
+	'the rows stored before the rebalance are all there, unchanged');
+my $checked = 0;
+$coord->safe_psql('postgres', 'CREATE EXTENSION amcheck');
+foreach my $node (@workers, $spare)
+{
+	# Citus hides shards from pg_class on the workers unless asked not to.
+	$checked += $node->safe_psql('postgres', <<'SQL');
+SET citus.override_table_visibility TO off;
+SELECT count(bt_index_check(c.oid, true)) FROM pg_class c
+WHERE c.relkind = 'i' AND c.relname ~ '^(orders|order_lines)_pkey_\d+$'
+SQL
+}
+is($checked, 16, "bt_index_check finds the 16 shard indexes of orders and order_lines sound, heap included");
+push @workers, $spare;
+
+##
+## 8. A distributed table range-partitioned by month on its key.
+##
+
+$coord->safe_psql('postgres', <<'SQL');
+CREATE TABLE events (id ulid NOT NULL DEFAULT gen_ulid(), body text NOT NULL, PRIMARY KEY (id))
+PARTITION BY RANGE (id);
+CREATE TABLE events_2025_06 PARTITION OF events
+    FOR VALUES FROM ('2025-06-01 00:00+00'::timestamptz::ulid) TO ('2025-07-01 00:00+00'::timestamptz::ulid);
+SELECT create_distributed_table('events', 'id', colocate_with => 'orders');
+CREATE TABLE events_2025_07 PARTITION OF events
+    FOR VALUES FROM ('2025-07-01 00:00+00'::timestamptz::ulid) TO ('2025-08-01 00:00+00'::timestamptz::ulid);
+INSERT INTO events (id, body)
+SELECT gen_ulid('2025-06-16 00:00+00'::timestamptz + g * interval '1 hour'), 'event ' || g
+FROM generate_series(0, 719) AS g;
+SQL
+is( $coord->safe_psql('postgres', <<'SQL'),
+SELECT (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'events_2025_07'::regclass),
+       (SELECT count(*) FROM events_2025_06), (SELECT count(*) FROM events_2025_07),
+       (SELECT count(*) FROM events_2025_06 WHERE ulid_time(id) >= '2025-07-01 00:00+00')
+SQL
+	'1|360|360|0',
+	'a partition made through the coordinator is distributed too; each month holds its rows');
+my $plan = $coord->safe_psql('postgres', <<'SQL');
+SET citus.explain_all_tasks TO on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM events WHERE id >= '2025-07-02 00:00+00'::timestamptz::ulid;
+SQL
+my $june = () = $plan =~ /events_2025_06_\d+/g;
+my $july = () = $plan =~ /events_2025_07_\d+/g;
+ok($june == 0 && $july == 8,
+	"a window of July with ulid bounds reads July's partition on each of the 8 shards, never June's")
+  or diag($plan);
+
+##
 ## 9. Co-location with a uuid key is refused.
 ##
 
@@ -333,7 +439,8 @@ $coord->safe_psql('app', "SELECT citus_add_node('" . $_->host . "', " . $_->port
   foreach @workers;
 $coord->safe_psql('app', 'CREATE EXTENSION ulid');
 is(join(',', map { $_->safe_psql('app', q{SELECT extversion FROM pg_extension WHERE extname = 'ulid'}) } @workers),
-	"$current,$current", 'in a new database made on every node, CREATE EXTENSION ulid reaches the workers');
+	join(',', map { $current } @workers),
+	'in a new database made on every node, CREATE EXTENSION ulid reaches the workers');
 
 {
 	local $ENV{PGHOST} = $coord->host;
