@@ -9,7 +9,9 @@
 /* Some of these reach headers with unused parameters under -Wextra on 15. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_type_d.h"
+#include "commands/defrem.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -18,6 +20,9 @@
 #pragma GCC diagnostic pop
 
 #include "ulid.h"
+
+static Const *make_ulid_const(Oid ulid_type, Ulid *u);
+static Node *simplified_comparison(Node *key, Oid ulid_type, const char *symbol, Ulid *bound);
 
 /*****************************************************************************
  *	Comparison with a time
@@ -207,6 +212,109 @@ ulid_time_upper_bound(PG_FUNCTION_ARGS)
  * constant bound here; any other (now() - interval '1 day', a parameter, an
  * outer column) is computed when the scan starts.
  */
+/*
+ * What a comparison function of a ulid with a time means, from its C
+ * symbol, as ulid_uuid_support reads its own: the B-tree strategy of "id op
+ * ts" (ts < id is id > ts), and which argument is the ulid; 0 for any other
+ * function.
+ */
+static int
+time_comparison_strategy(Oid funcid, int *ulid_arg)
+{
+	const char *symbol = ulid_function_symbol(funcid);
+	int			strategy;
+
+	if (symbol == NULL)
+		return 0;
+	if (strncmp(symbol, "ulid_timestamptz_", 17) == 0)
+		*ulid_arg = 0;
+	else if (strncmp(symbol, "timestamptz_ulid_", 17) == 0)
+		*ulid_arg = 1;
+	else
+		return 0;
+	if (strcmp(symbol + 17, "lt") == 0)
+		strategy = BTLessStrategyNumber;
+	else if (strcmp(symbol + 17, "le") == 0)
+		strategy = BTLessEqualStrategyNumber;
+	else if (strcmp(symbol + 17, "ge") == 0)
+		strategy = BTGreaterEqualStrategyNumber;
+	else if (strcmp(symbol + 17, "gt") == 0)
+		strategy = BTGreaterStrategyNumber;
+	else
+		return 0;
+	return *ulid_arg == 1 ? BTMaxStrategyNumber + 1 - strategy : strategy;
+}
+
+/*
+ * "id op ts" with ts a constant, simplified when the query is planned to
+ * the same comparison of id with a constant ulid:
+ *
+ *	id >  ts	->	id >= the smallest ULID whose time is after ts
+ *	id >= ts	->	id >= the smallest ULID whose time is at or after ts
+ *	id <  ts	->	id <= the largest ULID whose time is before ts
+ *	id <= ts	->	id <= the largest ULID whose time is at or before ts
+ *	(none)		->	id < '00000000000000000000000000', false but for a NULL id
+ *
+ * exactly equivalent, NULLs included.  What matches a ulid constant and not
+ * a time then serves a time too: partition pruning on a ulid range key,
+ * TimescaleDB's chunk exclusion on a hypertable chunked through
+ * ulid_time(), a ulid index of any class.  Any other ts (now(), a
+ * parameter) is left as it is, for the index support below.
+ */
+static Node *
+ulid_timestamptz_simplify(FuncExpr *fcall)
+{
+	int			ulid_arg;
+	int			strategy = time_comparison_strategy(fcall->funcid, &ulid_arg);
+	Node	   *key;
+	Const	   *ts;
+	Ulid	   *bound;
+
+	if (strategy == 0 || list_length(fcall->args) != 2)
+		return NULL;
+	key = (Node *) list_nth(fcall->args, ulid_arg);
+	ts = (Const *) list_nth(fcall->args, 1 - ulid_arg);
+	if (!IsA(ts, Const) || ts->consttype != TIMESTAMPTZOID || ts->constisnull)
+		return NULL;
+	if (strategy == BTGreaterStrategyNumber || strategy == BTGreaterEqualStrategyNumber)
+		bound = ulid_lower_bound_of_time(DatumGetTimestampTz(ts->constvalue),
+										 strategy == BTGreaterEqualStrategyNumber);
+	else
+		bound = ulid_upper_bound_of_time(DatumGetTimestampTz(ts->constvalue),
+										 strategy == BTLessEqualStrategyNumber);
+	return simplified_comparison(key, exprType(key), bound == NULL ? "ulid_lt" :
+								 (strategy == BTGreaterStrategyNumber ||
+								  strategy == BTGreaterEqualStrategyNumber) ? "ulid_ge" : "ulid_le",
+								 bound);
+}
+
+/*
+ * "key op bound" with op the ulid B-tree family's operator whose C function
+ * is symbol, and bound a ulid constant (the zero ULID for NULL, the bound
+ * of a comparison nothing satisfies); NULL if the family has no such
+ * operator.
+ */
+static Node *
+simplified_comparison(Node *key, Oid ulid_type, const char *symbol, Ulid *bound)
+{
+	Oid			opclass = GetDefaultOpClass(ulid_type, BTREE_AM_OID);
+	Oid			op;
+	OpExpr	   *result;
+
+	if (!OidIsValid(opclass))
+		return NULL;
+	op = ulid_family_operator(get_opclass_family(opclass), ulid_type, InvalidOid, symbol);
+	if (!OidIsValid(op))
+		return NULL;
+	if (bound == NULL)
+		bound = palloc0(sizeof(Ulid));
+	result = (OpExpr *) make_opclause(op, BOOLOID, false, (Expr *) key,
+									  (Expr *) make_ulid_const(ulid_type, bound),
+									  InvalidOid, InvalidOid);
+	result->opfuncid = get_opcode(op);
+	return (Node *) result;
+}
+
 PG_FUNCTION_INFO_V1(ulid_timestamptz_support);
 Datum
 ulid_timestamptz_support(PG_FUNCTION_ARGS)
@@ -214,7 +322,6 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
 	SupportRequestIndexCondition *req;
 	OpExpr	   *clause;
-	const char *symbol;
 	int			ulid_arg;
 	int			strategy;
 	Node	   *key;
@@ -228,32 +335,17 @@ ulid_timestamptz_support(PG_FUNCTION_ARGS)
 	FuncExpr   *bound;
 	OpExpr	   *result;
 
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(ulid_timestamptz_simplify(((SupportRequestSimplify *) rawreq)->fcall));
+
 	clause = ulid_support_clause(rawreq, &req);
 	if (clause == NULL)
 		PG_RETURN_POINTER(NULL);
 
-	/* What the clause means, from its C function, as ulid_uuid_support does. */
-	symbol = ulid_function_symbol(clause->opfuncid);
-	if (symbol == NULL)
+	/* What the clause means, from its C function. */
+	strategy = time_comparison_strategy(clause->opfuncid, &ulid_arg);
+	if (strategy == 0)
 		PG_RETURN_POINTER(NULL);
-	if (strncmp(symbol, "ulid_timestamptz_", 17) == 0)
-		ulid_arg = 0;
-	else if (strncmp(symbol, "timestamptz_ulid_", 17) == 0)
-		ulid_arg = 1;
-	else
-		PG_RETURN_POINTER(NULL);
-	if (strcmp(symbol + 17, "lt") == 0)
-		strategy = BTLessStrategyNumber;
-	else if (strcmp(symbol + 17, "le") == 0)
-		strategy = BTLessEqualStrategyNumber;
-	else if (strcmp(symbol + 17, "ge") == 0)
-		strategy = BTGreaterEqualStrategyNumber;
-	else if (strcmp(symbol + 17, "gt") == 0)
-		strategy = BTGreaterStrategyNumber;
-	else
-		PG_RETURN_POINTER(NULL);
-	if (ulid_arg == 1)
-		strategy = BTMaxStrategyNumber + 1 - strategy;	/* ts < id is id > ts */
 
 	/* Only an index on the ulid argument, of the ulid's own classes. */
 	if (req->indexarg != ulid_arg)
@@ -428,6 +520,63 @@ make_ulid_const(Oid ulid_type, Ulid *u)
  * entry meets.  Any other r (tstzrange(now() - interval '1 day', now()), a
  * parameter) is computed when the scan starts.
  */
+/*
+ * "id <@ r" (or "r @> id") with r a constant, simplified when the query is
+ * planned to comparisons of id with constant ulids: id >= the lower bound
+ * and id <= the upper one, each left out for an unbounded end (but
+ * "id >= '000...'" kept when both are, so that a NULL id stays NULL), and
+ * "id < '000...'" when no ULID is in r.  Exactly equivalent; what it serves
+ * is said at ulid_timestamptz_simplify.
+ */
+static Node *
+ulid_tstzrange_simplify(FuncExpr *fcall)
+{
+	const char *symbol = ulid_function_symbol(fcall->funcid);
+	int			ulid_arg;
+	Node	   *key;
+	Const	   *r;
+	Oid			ulid_type;
+	TypeCacheEntry *typcache;
+	Ulid	   *lo;
+	Ulid	   *hi;
+	bool		lo_inf;
+	bool		hi_inf;
+	List	   *conds = NIL;
+	Node	   *cond;
+
+	if (symbol == NULL || list_length(fcall->args) != 2)
+		return NULL;
+	if (strcmp(symbol, "ulid_contained_by_tstzrange") == 0)
+		ulid_arg = 0;
+	else if (strcmp(symbol, "tstzrange_contains_ulid") == 0)
+		ulid_arg = 1;
+	else
+		return NULL;
+	key = (Node *) list_nth(fcall->args, ulid_arg);
+	r = (Const *) list_nth(fcall->args, 1 - ulid_arg);
+	if (!IsA(r, Const) || r->consttype != TSTZRANGEOID || r->constisnull)
+		return NULL;
+	ulid_type = exprType(key);
+	typcache = lookup_type_cache(TSTZRANGEOID, TYPECACHE_RANGE_INFO);
+	lo = range_bound_ulid(typcache, DatumGetRangeTypeP(r->constvalue), true, &lo_inf);
+	hi = range_bound_ulid(typcache, DatumGetRangeTypeP(r->constvalue), false, &hi_inf);
+	if (lo == NULL || hi == NULL)
+		return simplified_comparison(key, ulid_type, "ulid_lt", NULL);
+	if (!lo_inf || hi_inf)
+	{
+		if ((cond = simplified_comparison(key, ulid_type, "ulid_ge", lo)) == NULL)
+			return NULL;
+		conds = lappend(conds, cond);
+	}
+	if (!hi_inf)
+	{
+		if ((cond = simplified_comparison(key, ulid_type, "ulid_le", hi)) == NULL)
+			return NULL;
+		conds = lappend(conds, cond);
+	}
+	return list_length(conds) == 1 ? (Node *) linitial(conds) : (Node *) make_andclause(conds);
+}
+
 PG_FUNCTION_INFO_V1(ulid_tstzrange_support);
 Datum
 ulid_tstzrange_support(PG_FUNCTION_ARGS)
@@ -449,6 +598,9 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	const char *bound_name[2] = {"ulid_range_lower_bound", "ulid_range_upper_bound"};
 	List	   *result = NIL;
 	ListCell   *lc;
+
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(ulid_tstzrange_simplify(((SupportRequestSimplify *) rawreq)->fcall));
 
 	clause = ulid_support_clause(rawreq, &req);
 	if (clause == NULL)

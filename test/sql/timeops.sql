@@ -217,11 +217,36 @@ SELECT pg_temp.plan_has('SELECT id FROM tops WHERE ''2024-05-06 07:08:09.123+00'
 	pg_temp.plan_has('SELECT id FROM tops WHERE id < ''2024-05-06 07:08:09.123+00''::timestamptz',
 		'Index Cond: (id <= ''01HX6BPE12ZZZZZZZZZZZZZZZZ''::ulid)') AS lt_bound_is_previous_ms;
 RESET enable_seqscan;
--- No ulid is after +infinity: the bound is NULL, which no index entry meets.
+-- No ulid is after +infinity: below the zero ULID, which no id is.
 SELECT pg_temp.plan_has('SELECT id FROM tops WHERE id > ''infinity''::timestamptz',
-		'Index Cond: (id >= NULL::ulid)') AS gt_infinity_bound_is_null,
+		'Index Cond: (id < ''00000000000000000000000000''::ulid)') AS gt_infinity_below_zero,
 	(SELECT count(*) FROM tops WHERE id > 'infinity'::timestamptz) AS gt_infinity_rows,
 	(SELECT count(*) FROM tops WHERE id < 'infinity'::timestamptz) AS lt_infinity_rows;
+-- A constant time (or tstzrange) is simplified when planned to comparisons
+-- with constant ulids, exactly equivalent, NULLs included: what matches a
+-- ulid constant, such as partition pruning here, matches a time too.
+CREATE TABLE tparts (id ulid) PARTITION BY RANGE (id);
+CREATE TABLE tparts_2024 PARTITION OF tparts
+	FOR VALUES FROM ('2024-01-01 00:00+00'::timestamptz::ulid) TO ('2025-01-01 00:00+00'::timestamptz::ulid);
+CREATE TABLE tparts_2025 PARTITION OF tparts
+	FOR VALUES FROM ('2025-01-01 00:00+00'::timestamptz::ulid) TO ('2026-01-01 00:00+00'::timestamptz::ulid);
+INSERT INTO tparts VALUES (gen_ulid('2024-06-01 00:00+00')), (gen_ulid('2025-06-01 00:00+00'));
+CREATE TABLE tparts_rest PARTITION OF tparts DEFAULT;
+INSERT INTO tparts VALUES (NULL);
+SELECT pg_temp.plan_has('SELECT * FROM tparts WHERE id >= ''2025-01-01 00:00+00''::timestamptz',
+		'tparts_2024') AS from_2025_reads_2024,
+	pg_temp.plan_has('SELECT * FROM tparts WHERE id >= ''2025-01-01 00:00+00''::timestamptz',
+		'tparts_2025') AS from_2025_reads_2025,
+	pg_temp.plan_has('SELECT * FROM tparts WHERE id <@ tstzrange(''2024-03-01 00:00+00'', ''2024-04-01 00:00+00'')',
+		'tparts_2025') AS march_2024_reads_2025,
+	pg_temp.plan_has('SELECT * FROM tparts WHERE id <@ tstzrange(''2024-03-01 00:00+00'', ''2024-04-01 00:00+00'')',
+		'tparts_2024') AS march_2024_reads_2024;
+SELECT (SELECT count(*) FROM tparts WHERE NOT (id > 'infinity'::timestamptz)) AS not_after_infinity,
+	(SELECT count(*) FROM tparts WHERE NOT (id <@ 'empty'::tstzrange)) AS not_in_empty,
+	(SELECT count(*) FROM tparts WHERE NOT (id <@ '(,)'::tstzrange)) AS not_in_all,
+	(SELECT count(*) FROM tparts WHERE NOT (id < '2025-01-01 00:00+00'::timestamptz)) AS not_before_2025,
+	(SELECT count(*) FROM tparts WHERE (id > 'infinity'::timestamptz) IS NULL) AS null_stays_null;
+DROP TABLE tparts;
 -- A parameter: the bound is computed when the scan starts.
 PREPARE since(timestamptz) AS SELECT id FROM tops WHERE id >= $1;
 SET plan_cache_mode = force_generic_plan;
