@@ -198,21 +198,6 @@ ulid_time_upper_bound(PG_FUNCTION_ARGS)
 }
 
 /*
- * Planner support for the ulid/timestamptz comparisons: on a B-tree or BRIN
- * index of a ulid column, "id op ts" (or "ts op id") becomes
- *
- *	id >  ts	->	id >= ulid_time_lower_bound(ts, false)
- *	id >= ts	->	id >= ulid_time_lower_bound(ts, true)
- *	id <  ts	->	id <= ulid_time_upper_bound(ts, false)
- *	id <= ts	->	id <= ulid_time_upper_bound(ts, true)
- *
- * an exact equivalent (not lossy): the bound is the first or last ULID of the
- * first or last millisecond that satisfies the comparison, and NULL, which
- * no index entry satisfies, when none does.  A constant ts is folded into a
- * constant bound here; any other (now() - interval '1 day', a parameter, an
- * outer column) is computed when the scan starts.
- */
-/*
  * What a comparison function of a ulid with a time means, from its C
  * symbol, as ulid_uuid_support reads its own: the B-tree strategy of "id op
  * ts" (ts < id is id > ts), and which argument is the ulid; 0 for any other
@@ -315,6 +300,22 @@ simplified_comparison(Node *key, Oid ulid_type, const char *symbol, Ulid *bound)
 	return (Node *) result;
 }
 
+/*
+ * Planner support for the ulid/timestamptz comparisons: on a B-tree or BRIN
+ * index of a ulid column, "id op ts" (or "ts op id") becomes
+ *
+ *	id >  ts	->	id >= ulid_time_lower_bound(ts, false)
+ *	id >= ts	->	id >= ulid_time_lower_bound(ts, true)
+ *	id <  ts	->	id <= ulid_time_upper_bound(ts, false)
+ *	id <= ts	->	id <= ulid_time_upper_bound(ts, true)
+ *
+ * an exact equivalent (not lossy): the bound is the first or last ULID of the
+ * first or last millisecond that satisfies the comparison, and NULL, which
+ * no index entry satisfies, when none does.  A constant ts never gets here:
+ * ulid_timestamptz_simplify() has made the clause a ulid comparison; any
+ * other (now() - interval '1 day', a parameter, an outer column) is computed
+ * when the scan starts.
+ */
 PG_FUNCTION_INFO_V1(ulid_timestamptz_support);
 Datum
 ulid_timestamptz_support(PG_FUNCTION_ARGS)
@@ -509,17 +510,23 @@ make_ulid_const(Oid ulid_type, Ulid *u)
 }
 
 /*
- * Planner support for "id <@ r" and "r @> id" on a B-tree or BRIN index of
- * a ulid column:
- *
- *	id <@ r	->	id >= ulid_range_lower_bound(r) AND id <= ulid_range_upper_bound(r)
- *
- * exact (not lossy).  A constant r is folded here: a condition is left out
- * for an unbounded end (but one is kept, so that the index still serves
- * "id <@ '(,)'"), and an empty range gives "id >= NULL", which no index
- * entry meets.  Any other r (tstzrange(now() - interval '1 day', now()), a
- * parameter) is computed when the scan starts.
+ * Which argument of a containment function of a ulid in a tstzrange is the
+ * ulid, from its C symbol; -1 for any other function.
  */
+static int
+containment_ulid_arg(Oid funcid)
+{
+	const char *symbol = ulid_function_symbol(funcid);
+
+	if (symbol == NULL)
+		return -1;
+	if (strcmp(symbol, "ulid_contained_by_tstzrange") == 0)
+		return 0;
+	if (strcmp(symbol, "tstzrange_contains_ulid") == 0)
+		return 1;
+	return -1;
+}
+
 /*
  * "id <@ r" (or "r @> id") with r a constant, simplified when the query is
  * planned to comparisons of id with constant ulids: id >= the lower bound
@@ -531,8 +538,7 @@ make_ulid_const(Oid ulid_type, Ulid *u)
 static Node *
 ulid_tstzrange_simplify(FuncExpr *fcall)
 {
-	const char *symbol = ulid_function_symbol(fcall->funcid);
-	int			ulid_arg;
+	int			ulid_arg = containment_ulid_arg(fcall->funcid);
 	Node	   *key;
 	Const	   *r;
 	Oid			ulid_type;
@@ -544,13 +550,7 @@ ulid_tstzrange_simplify(FuncExpr *fcall)
 	List	   *conds = NIL;
 	Node	   *cond;
 
-	if (symbol == NULL || list_length(fcall->args) != 2)
-		return NULL;
-	if (strcmp(symbol, "ulid_contained_by_tstzrange") == 0)
-		ulid_arg = 0;
-	else if (strcmp(symbol, "tstzrange_contains_ulid") == 0)
-		ulid_arg = 1;
-	else
+	if (ulid_arg < 0 || list_length(fcall->args) != 2)
 		return NULL;
 	key = (Node *) list_nth(fcall->args, ulid_arg);
 	r = (Const *) list_nth(fcall->args, 1 - ulid_arg);
@@ -577,6 +577,16 @@ ulid_tstzrange_simplify(FuncExpr *fcall)
 	return list_length(conds) == 1 ? (Node *) linitial(conds) : (Node *) make_andclause(conds);
 }
 
+/*
+ * Planner support for "id <@ r" and "r @> id" on a B-tree or BRIN index of
+ * a ulid column:
+ *
+ *	id <@ r	->	id >= ulid_range_lower_bound(r) AND id <= ulid_range_upper_bound(r)
+ *
+ * exact (not lossy), each bound computed when the scan starts: r is not a
+ * constant (tstzrange(now() - interval '1 day', now()), a parameter), since
+ * ulid_tstzrange_simplify() has made a constant r's clause ulid comparisons.
+ */
 PG_FUNCTION_INFO_V1(ulid_tstzrange_support);
 Datum
 ulid_tstzrange_support(PG_FUNCTION_ARGS)
@@ -584,7 +594,6 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
 	SupportRequestIndexCondition *req;
 	OpExpr	   *clause;
-	const char *symbol;
 	int			ulid_arg;
 	Node	   *key;
 	Node	   *value;
@@ -605,15 +614,8 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 	clause = ulid_support_clause(rawreq, &req);
 	if (clause == NULL)
 		PG_RETURN_POINTER(NULL);
-
-	symbol = ulid_function_symbol(clause->opfuncid);
-	if (symbol == NULL)
-		PG_RETURN_POINTER(NULL);
-	if (strcmp(symbol, "ulid_contained_by_tstzrange") == 0)
-		ulid_arg = 0;
-	else if (strcmp(symbol, "tstzrange_contains_ulid") == 0)
-		ulid_arg = 1;
-	else
+	ulid_arg = containment_ulid_arg(clause->opfuncid);
+	if (ulid_arg < 0)
 		PG_RETURN_POINTER(NULL);
 
 	if (req->indexarg != ulid_arg)
@@ -639,43 +641,16 @@ ulid_tstzrange_support(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(NULL);
 	}
 
-	if (IsA(value, Const))
+	for (int i = 0; i < 2; i++)
 	{
-		Const	   *c = (Const *) value;
-		TypeCacheEntry *typcache = lookup_type_cache(range_type, TYPECACHE_RANGE_INFO);
-		Ulid	   *lo;
-		Ulid	   *hi;
-		bool		lo_inf;
-		bool		hi_inf;
+		FuncExpr   *bound = makeFuncExpr(bound_func[i], ulid_type, list_make1(value),
+										 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 
-		if (c->constisnull)
-			PG_RETURN_POINTER(NULL);	/* strict: the clause is NULL anyway */
-		lo = range_bound_ulid(typcache, DatumGetRangeTypeP(c->constvalue), true, &lo_inf);
-		hi = range_bound_ulid(typcache, DatumGetRangeTypeP(c->constvalue), false, &hi_inf);
-		if (!lo_inf || hi_inf)
-			result = lappend(result,
-							 make_opclause(ge_op, BOOLOID, false, (Expr *) key,
-										   (Expr *) make_ulid_const(ulid_type, lo),
-										   InvalidOid, InvalidOid));
-		if (!hi_inf && lo != NULL)
-			result = lappend(result,
-							 make_opclause(le_op, BOOLOID, false, (Expr *) key,
-										   (Expr *) make_ulid_const(ulid_type, hi),
-										   InvalidOid, InvalidOid));
-	}
-	else
-	{
-		for (int i = 0; i < 2; i++)
-		{
-			FuncExpr   *bound = makeFuncExpr(bound_func[i], ulid_type, list_make1(value),
-											 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-
-			result = lappend(result,
-							 make_opclause(i == 0 ? ge_op : le_op, BOOLOID, false,
-										   (Expr *) key,
-										   (Expr *) eval_const_expressions(req->root, (Node *) bound),
-										   InvalidOid, InvalidOid));
-		}
+		result = lappend(result,
+						 make_opclause(i == 0 ? ge_op : le_op, BOOLOID, false,
+									   (Expr *) key,
+									   (Expr *) eval_const_expressions(req->root, (Node *) bound),
+									   InvalidOid, InvalidOid));
 	}
 	foreach(lc, result)
 		((OpExpr *) lfirst(lc))->opfuncid = get_opcode(((OpExpr *) lfirst(lc))->opno);
