@@ -17,3 +17,15 @@ ALTER FUNCTION timestamptz_ulid_ge(pg_catalog.timestamptz, ulid) LEAKPROOF;
 ALTER FUNCTION timestamptz_ulid_gt(pg_catalog.timestamptz, ulid) LEAKPROOF;
 ALTER FUNCTION ulid_contained_by_tstzrange(ulid, pg_catalog.tstzrange) LEAKPROOF;
 ALTER FUNCTION tstzrange_contains_ulid(pg_catalog.tstzrange, ulid) LEAKPROOF;
+
+-- gen_ulid() steps a counter in the first 8 bytes instead of adding a random
+-- increment, and gen_ulid_v7() now ascends within a millisecond as well
+-- (the library's change); their descriptions follow.
+COMMENT ON FUNCTION gen_ulid() IS
+'a new ulid: the current time and 80 cryptographically random bits, ascending within a millisecond in one session';
+COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
+'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits, ascending within a millisecond in one session';
+COMMENT ON FUNCTION gen_ulid_v7() IS
+'a new ulid that is also a UUIDv7: the current time, the version 7 and variant bits, and 74 cryptographically random bits, ascending within a millisecond in one session';
+COMMENT ON FUNCTION gen_ulid_v7(pg_catalog.timestamptz) IS
+'a new ulid that is also a UUIDv7, for the given time (floored to the millisecond), with 74 cryptographically random bits, ascending within a millisecond in one session';

@@ -96,61 +96,61 @@ new_ulid_ms(FunctionCallInfo fcinfo)
 		timestamptz_to_ulid_ms(PG_GETARG_TIMESTAMPTZ(0)) : current_ulid_ms();
 }
 
-/* A new ULID of the millisecond new_ulid_ms() gives and 80 fresh random bits. */
-static inline Ulid *
-new_random_ulid(FunctionCallInfo fcinfo)
-{
-	Ulid	   *result = palloc(sizeof(Ulid));
-
-	ulid_set_time(result->data, new_ulid_ms(fcinfo));
-	take_random(result->data + ULID_TIME_BYTES);
-	return result;
-}
-
 /*
- * gen_ulid()'s last value in this process, for ulid_packed.h's step.  pid
- * says whose it is: a process forked after a call starts afresh.
+ * The last value of gen_ulid() or of gen_ulid_v7() in this process, for
+ * ulid_packed.h's step; each shape has its own, so that each steps from its
+ * own last value however calls interleave.  pid says whose it is: a process
+ * forked after a call starts afresh.
  */
-static struct
+typedef struct PackedState
 {
 	pid_t		pid;
 	uint8		last[ULID_LEN];
-}			packed_state;
+} PackedState;
+
+static PackedState packed_state;
+static PackedState packed_state_v7;
 
 /*
- * A new ULID: gen_ulid() and gen_ulid(timestamptz).  Within one millisecond
- * the values of this process ascend by random increments (ulid_packed.h says
- * why and exactly how); the first of each millisecond is 80 random bits.
+ * The next value of gen_ulid() or gen_ulid_v7(), for the millisecond the
+ * first argument gives or the clock's.  Inlined into each with v7 a constant.
  */
-PG_FUNCTION_INFO_V1(gen_ulid);
-Datum
-gen_ulid(PG_FUNCTION_ARGS)
+static inline Ulid *
+packed_generate(FunctionCallInfo fcinfo, PackedState *state, bool v7)
 {
 	uint64		ms = new_ulid_ms(fcinfo);
 	uint8		random[ULID_RANDOM_BYTES];
 	Ulid	   *result = palloc(sizeof(Ulid));
 
 	take_random(random);
-	(void) ulid_packed_step(packed_state.last, packed_state.pid == MyProcPid,
-							ms, random, result->data);
-	packed_state.pid = MyProcPid;
-	PG_RETURN_ULID_P(result);
+	(void) ulid_packed_step(state->last, state->pid == MyProcPid, ms, random,
+							result->data, v7);
+	state->pid = MyProcPid;
+	return result;
 }
 
 /*
- * A new UUIDv7-shaped ULID: the time and 80 fresh random bits, with the
- * version and variant bits written over 6 of them (ulid_layout.h has the
- * shape).  Each value is drawn independently: gen_ulid()'s ascending step
- * is not applied to this shape.
+ * A new ULID: gen_ulid() and gen_ulid(timestamptz).  Within one millisecond
+ * the values of this process ascend (ulid_packed.h says why and exactly
+ * how); the first of each millisecond is 80 random bits.
+ */
+PG_FUNCTION_INFO_V1(gen_ulid);
+Datum
+gen_ulid(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_ULID_P(packed_generate(fcinfo, &packed_state, false));
+}
+
+/*
+ * A new UUIDv7-shaped ULID (ulid_layout.h has the shape): gen_ulid_v7() and
+ * gen_ulid_v7(timestamptz).  Its values ascend within a millisecond as
+ * gen_ulid()'s do, counting in rand_a (ulid_packed.h).
  */
 PG_FUNCTION_INFO_V1(gen_ulid_v7);
 Datum
 gen_ulid_v7(PG_FUNCTION_ARGS)
 {
-	Ulid	   *result = new_random_ulid(fcinfo);
-
-	ulid_set_v7_bits(result->data);
-	PG_RETURN_ULID_P(result);
+	PG_RETURN_ULID_P(packed_generate(fcinfo, &packed_state_v7, true));
 }
 
 /*

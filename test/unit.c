@@ -1619,83 +1619,102 @@ static const function_case step_v7_functions[] = {
 	{"interleaved with the plain step, each sequence increases alone", test_step_shapes_interleaved},
 };
 
-/* ------------------------------------------------ gen_ulid()'s packed step */
+/* ------------------------------- the packed step of gen_ulid(), gen_ulid_v7() */
 
 /*
- * One call of ulid_packed_step(): the state before, the clock and the fresh
- * random bytes; whether the value is last plus an increment, and the value.
- * The increment comes from the first 8 fresh bytes: (r >> 1) + 1.
+ * One call of ulid_packed_step(): the shape, the state before, the clock and
+ * the fresh random bytes; whether the counter was stepped, and the value.
  */
 typedef struct packed_case
 {
 	const char *name;
+	bool		v7;
 	bool		have_last;
 	uint64_t	last_ms;
 	uint8_t		last_random[ULID_RANDOM_BYTES];
 	uint64_t	now_ms;
 	uint8_t		random[ULID_RANDOM_BYTES];
-	bool		incremented;
+	bool		stepped;
 	uint8_t		next_random[ULID_RANDOM_BYTES];	/* the time is always now_ms */
 } packed_case;
 
-#define INC_ONE		{0, 0, 0, 0, 0, 0, 0, 1, 0xEE, 0xEE}	/* r = 1: increment 1 */
-#define INC_MAX		{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEE, 0xEE}	/* 2^63 */
+/* FRESH in the UUIDv7 shape: version 7 over 0xA1's top nibble, variant 10 over 0xC3's top bits. */
+#define FRESH_V7	{0x71, 0xB2, 0x83, 0xD4, 0xE5, 0xF6, 0x07, 0x18, 0x29, 0x3A}
+/* FRESH's last 8 bytes below a counter, plain and UUIDv7-shaped. */
+#define BELOW(c)	{(c) >> 8, (c) & 0xFF, 0xC3, 0xD4, 0xE5, 0xF6, 0x07, 0x18, 0x29, 0x3A}
+#define BELOW_V7(c)	{0x70 | (c) >> 8, (c) & 0xFF, 0x83, 0xD4, 0xE5, 0xF6, 0x07, 0x18, 0x29, 0x3A}
 
 static const packed_case packed_cases[] = {
 	{.name = "first call: the fresh bytes, whatever last holds",
 		.have_last = false, .last_ms = 5000, .last_random = ZEROS,
 		.now_ms = 5000, .random = FRESH,
-	.incremented = false, .next_random = FRESH},
+	.stepped = false, .next_random = FRESH},
 	{.name = "another millisecond, ahead: the fresh bytes",
 		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
 		.now_ms = 5001, .random = FRESH,
-	.incremented = false, .next_random = FRESH},
+	.stepped = false, .next_random = FRESH},
 	{.name = "clock behind: its own millisecond and the fresh bytes, not last's time",
 		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
 		.now_ms = 4999, .random = FRESH,
-	.incremented = false, .next_random = FRESH},
-	{.name = "same ms: last plus the increment 1 (r = 0 and r = 1 both give 1)",
+	.stepped = false, .next_random = FRESH},
+	{.name = "same ms: last's counter plus one, then the fresh bytes' last 8",
 		.have_last = true, .last_ms = 5000,
 		.last_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x05},
-		.now_ms = 5000, .random = INC_ONE,
-		.incremented = true,
-	.next_random = {0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x00, 0x06}},
-	{.name = "same ms: the largest increment, 2^63",
-		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
-		.now_ms = 5000, .random = INC_MAX,
-	.incremented = true, .next_random = {[2] = 0x80}},
-	{.name = "same ms: FRESH's increment, 0x50D961EA72FB038C + 1",
-		.have_last = true, .last_ms = 5000, .last_random = ZEROS,
 		.now_ms = 5000, .random = FRESH,
-		.incremented = true,
-	.next_random = {0, 0, 0x50, 0xD9, 0x61, 0xEA, 0x72, 0xFB, 0x03, 0x8D}},
-	{.name = "same ms: the low 64 bits carry into the high 16",
+	.stepped = true, .next_random = BELOW(0x1235)},
+	{.name = "same ms: the low 64 bits are fresh, not last's (all ones there)",
+		.have_last = true, .last_ms = 5000,
+		.last_random = {0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		.now_ms = 5000, .random = FRESH,
+	.stepped = true, .next_random = BELOW(0x0001)},
+	{.name = "same ms: the counter carries from byte 7 into byte 6",
 		.have_last = true, .last_ms = 777,
-		.last_random = {0x12, 0x34, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
-		.now_ms = 777, .random = INC_ONE,
-	.incremented = true, .next_random = {0x12, 0x35}},
-	{.name = "same ms: the sum is the largest 80 bits, still an increment",
+		.last_random = {0x12, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0},
+		.now_ms = 777, .random = FRESH,
+	.stepped = true, .next_random = BELOW(0x1300)},
+	{.name = "same ms: the counter reaches its largest, 0xFFFF",
 		.have_last = true, .last_ms = 777,
-		.last_random = {0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
-		.now_ms = 777, .random = INC_MAX,
-	.incremented = true, .next_random = ONES},
-	{.name = "same ms: one more would pass 80 bits: the fresh bytes",
+		.last_random = {0xFF, 0xFE, 0, 0, 0, 0, 0, 0, 0, 0},
+		.now_ms = 777, .random = FRESH,
+	.stepped = true, .next_random = BELOW(0xFFFF)},
+	{.name = "same ms, counter at its largest: the fresh bytes, same millisecond",
 		.have_last = true, .last_ms = 777,
-		.last_random = {0xFF, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0},
-		.now_ms = 777, .random = INC_MAX,
-	.incremented = false, .next_random = INC_MAX},
-	{.name = "same ms, random part all ones: the fresh bytes, same millisecond",
-		.have_last = true, .last_ms = 777, .last_random = ONES,
-		.now_ms = 777, .random = INC_ONE,
-	.incremented = false, .next_random = INC_ONE},
-	{.name = "same ms at the last millisecond: an increment as any other",
+		.last_random = {0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0},
+		.now_ms = 777, .random = FRESH,
+	.stepped = false, .next_random = FRESH},
+	{.name = "same ms at the last millisecond: a step as any other",
 		.have_last = true, .last_ms = ULID_TIME_MAX, .last_random = ZEROS,
-		.now_ms = ULID_TIME_MAX, .random = INC_ONE,
-	.incremented = true, .next_random = {[9] = 0x01}},
+		.now_ms = ULID_TIME_MAX, .random = FRESH,
+	.stepped = true, .next_random = BELOW(0x0001)},
 	{.name = "same ms at time zero",
-		.have_last = true, .last_ms = 0, .last_random = {[9] = 0x07},
-		.now_ms = 0, .random = INC_ONE,
-	.incremented = true, .next_random = {[9] = 0x08}},
+		.have_last = true, .last_ms = 0, .last_random = {0x00, 0x07},
+		.now_ms = 0, .random = FRESH,
+	.stepped = true, .next_random = BELOW(0x0008)},
+	{.name = "v7, first call: the fresh bytes with the version and variant",
+		.v7 = true, .have_last = false, .last_ms = 5000, .last_random = ZEROS,
+		.now_ms = 5000, .random = FRESH,
+	.stepped = false, .next_random = FRESH_V7},
+	{.name = "v7, another millisecond: the fresh bytes, shaped",
+		.v7 = true, .have_last = true, .last_ms = 5000, .last_random = BELOW_V7(0x123),
+		.now_ms = 5001, .random = FRESH,
+	.stepped = false, .next_random = FRESH_V7},
+	{.name = "v7, same ms: rand_a plus one below the version, then fresh rand_b with the variant",
+		.v7 = true, .have_last = true, .last_ms = 5000,
+		.last_random = {0x71, 0x23, 0xBF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+		.now_ms = 5000, .random = FRESH,
+	.stepped = true, .next_random = BELOW_V7(0x124)},
+	{.name = "v7, same ms: rand_a carries from byte 7 into byte 6's low nibble",
+		.v7 = true, .have_last = true, .last_ms = 5000, .last_random = BELOW_V7(0x0FF),
+		.now_ms = 5000, .random = FRESH,
+	.stepped = true, .next_random = BELOW_V7(0x100)},
+	{.name = "v7, same ms: rand_a reaches its largest, 0xFFF",
+		.v7 = true, .have_last = true, .last_ms = 5000, .last_random = BELOW_V7(0xFFE),
+		.now_ms = 5000, .random = FRESH,
+	.stepped = true, .next_random = BELOW_V7(0xFFF)},
+	{.name = "v7, same ms, rand_a at its largest: the fresh bytes, shaped, never into the version",
+		.v7 = true, .have_last = true, .last_ms = 5000, .last_random = BELOW_V7(0xFFF),
+		.now_ms = 5000, .random = FRESH,
+	.stepped = false, .next_random = FRESH_V7},
 };
 
 static void
@@ -1704,47 +1723,70 @@ check_packed(const packed_case *c)
 	uint8_t		last[ULID_LEN];
 	uint8_t		next[ULID_LEN];
 	uint8_t		expect[ULID_LEN];
-	bool		incremented;
+	uint8_t		prev[ULID_LEN];
+	bool		stepped;
 
 	make_ulid(last, c->last_ms, c->last_random);
+	memcpy(prev, last, ULID_LEN);
 	make_ulid(expect, c->now_ms, c->next_random);
 	for (int i = 0; i < ULID_LEN; i++)
 		next[i] = (uint8_t) ~expect[i];	/* every byte must be written */
 
-	incremented = ulid_packed_step(last, c->have_last, c->now_ms, c->random, next);
-	if (incremented != c->incremented)
-		fail("incremented is %s, expected %s", incremented ? "true" : "false",
-			 c->incremented ? "true" : "false");
+	stepped = ulid_packed_step(last, c->have_last, c->now_ms, c->random, next, c->v7);
+	if (stepped != c->stepped)
+		fail("stepped is %s, expected %s", stepped ? "true" : "false",
+			 c->stepped ? "true" : "false");
 	CHECK_BYTES("next", next, expect, ULID_LEN);
 	CHECK_BYTES("last", last, next, ULID_LEN);
+	if (stepped)
+	{
+		CHECK(memcmp(next, prev, ULID_LEN) > 0);
+		/* the first 8 bytes differ: the abbreviated keys of the two differ */
+		CHECK(memcmp(next, prev, 8) > 0);
+	}
+}
+
+/* Whether u has the UUIDv7 shape's version and variant bits. */
+static bool
+v7_shaped(const uint8_t *u)
+{
+	return (u[ULID_V7_VERSION_BYTE] & 0xF0) == 0x70 &&
+		(u[ULID_V7_VARIANT_BYTE] & 0xC0) == 0x80;
 }
 
 /*
- * A million values at a thousand a millisecond, the clock sometimes going
- * back: each carries the clock's millisecond; within a millisecond each is
- * the one before plus 1..2^63 (computed here as a 128-bit difference), or,
- * only when that sum would not fit, the fresh bytes; the restarts are as
- * rare as the arithmetic says (a thousand increments of 2^62 on average
- * against 2^80 of room: about one millisecond in 260).
+ * A million values of one shape at a thousand a millisecond, the clock
+ * sometimes going back, checked against the rules computed here: each
+ * carries the clock's millisecond; within a millisecond each has the
+ * counter of the one before plus one and fresh bytes below it (so it is
+ * greater, and greater in its first 8 bytes), or, only when that counter was
+ * at its largest, the fresh bytes.  The restarts come as often as the
+ * arithmetic says: a millisecond's counter starts uniform in 0..max, so a
+ * thousand values restart in about 999 / 65,536 of the milliseconds (15 in
+ * these thousand), or for the UUIDv7 shape 999 / 4,096 and more after a
+ * restart (about 270).  The sequence is deterministic; the bounds say that
+ * the rule, not luck, keeps the restarts that rare and that they happen.
  */
 static void
-test_packed_long_sequence(void)
+packed_long_sequence(bool v7, long min_restarts, long max_restarts)
 {
 	uint8_t		last[ULID_LEN] = {0};
 	uint8_t		prev[ULID_LEN];
 	uint8_t		next[ULID_LEN];
 	uint8_t		random[ULID_RANDOM_BYTES];
+	uint8_t		shaped[ULID_LEN];
 	uint64_t	now = 1700000000000ULL;
+	unsigned	max = v7 ? ULID_PACKED_COUNTER_MAX_V7 : ULID_PACKED_COUNTER_MAX;
 	bool		have_last = false;
-	long		n_increment = 0,
+	long		n_step = 0,
 				n_restart = 0,
 				n_new_ms = 0;
 
-	prng_seed(7);
+	prng_seed(v7 ? 77 : 7);
 	for (long n = 0; n < 1000000; n++)
 	{
 		bool		same_ms;
-		bool		incremented;
+		bool		stepped;
 
 		if (n % 1000 == 0)
 			now = (n % 7000 == 0) ? now - 3 : now + 1;	/* back now and then */
@@ -1753,51 +1795,42 @@ test_packed_long_sequence(void)
 		same_ms = have_last && ulid_get_time(last) == now;
 		memcpy(prev, last, ULID_LEN);
 
-		incremented = ulid_packed_step(last, have_last, now, random, next);
+		stepped = ulid_packed_step(last, have_last, now, random, next, v7);
 		have_last = true;
-		if (ulid_get_time(next) != now)
+		if (ulid_get_time(next) != now || (v7 && !v7_shaped(next)))
 		{
-			fail("value %ld: time %llu, clock %llu", n,
+			fail("value %ld: time %llu, clock %llu, or not shaped", n,
 				 (unsigned long long) ulid_get_time(next), (unsigned long long) now);
 			return;
 		}
-		if (incremented)
+		/* the fresh bytes as this shape writes them */
+		make_ulid(shaped, now, random);
+		if (v7)
+			ulid_set_v7_bits(shaped);
+		if (stepped)
 		{
-			uint64_t	phi,
-						plo,
-						nhi,
-						nlo,
-						dlo,
-						dhi;
-
-			random_halves(prev, &phi, &plo);
-			random_halves(next, &nhi, &nlo);
-			dlo = nlo - plo;
-			dhi = nhi - phi - (nlo < plo ? 1 : 0);
-			if (!same_ms || dhi != 0 || dlo != ulid_packed_increment(random))
+			if (!same_ms ||
+				ulid_packed_counter(next, v7) != ulid_packed_counter(prev, v7) + 1 ||
+				memcmp(next + 8, shaped + 8, ULID_LEN - 8) != 0 ||
+				memcmp(next, prev, 8) <= 0)
 			{
-				fail("value %ld: an increment where none was due, or not the drawn one", n);
+				fail("value %ld: a step where none was due, or not last's counter plus one over the fresh bytes", n);
 				return;
 			}
-			n_increment++;
+			n_step++;
 		}
 		else
 		{
-			if (memcmp(next + ULID_TIME_BYTES, random, ULID_RANDOM_BYTES) != 0)
+			if (memcmp(next, shaped, ULID_LEN) != 0)
 			{
-				fail("value %ld: not an increment, yet not the fresh bytes", n);
+				fail("value %ld: not a step, yet not the fresh bytes", n);
 				return;
 			}
 			if (same_ms)
 			{
-				uint64_t	phi,
-							plo;
-
-				/* a restart: the sum must really have passed 80 bits */
-				random_halves(prev, &phi, &plo);
-				if (!(phi == 0xFFFF && plo + ulid_packed_increment(random) < plo))
+				if (ulid_packed_counter(prev, v7) != max)
 				{
-					fail("value %ld: restarted though the increment fitted", n);
+					fail("value %ld: restarted though the counter had room", n);
 					return;
 				}
 				n_restart++;
@@ -1807,13 +1840,51 @@ test_packed_long_sequence(void)
 		}
 	}
 	CHECK(n_new_ms >= 1000 && n_new_ms <= 1001);
-	/* expected about 1,000,000 / 262,144 = 3.8 restarts; allow a wide margin */
-	CHECK(n_restart <= 30);
-	CHECK(n_increment + n_restart + n_new_ms == 1000000);
+	if (n_restart < min_restarts || n_restart > max_restarts)
+		fail("%ld restarts, expected %ld to %ld", n_restart, min_restarts, max_restarts);
+	CHECK(n_step + n_restart + n_new_ms == 1000000);
+}
+
+static void
+test_packed_long_sequence(void)
+{
+	packed_long_sequence(false, 3, 45);
+}
+
+static void
+test_packed_long_sequence_v7(void)
+{
+	packed_long_sequence(true, 150, 450);
+}
+
+/*
+ * The two shapes keep separate states (ulid_gen.c): a plain value after a
+ * v7 one steps from the plain one before, never from the v7 value.
+ */
+static void
+test_packed_shapes_apart(void)
+{
+	uint8_t		plain[ULID_LEN],
+				v7[ULID_LEN],
+				a[ULID_LEN],
+				b[ULID_LEN],
+				c[ULID_LEN];
+	uint8_t		r1[ULID_RANDOM_BYTES] = {0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8};
+	uint8_t		r2[ULID_RANDOM_BYTES] = {0xF0, 0x00, 9, 9, 9, 9, 9, 9, 9, 9};
+
+	ulid_packed_step(plain, false, 42, r1, a, false);
+	ulid_packed_step(v7, false, 42, r2, b, true);
+	ulid_packed_step(plain, true, 42, r2, c, false);
+	CHECK(ulid_packed_counter(a, false) == 0x1000);
+	CHECK(ulid_packed_counter(b, true) == 0x000);
+	CHECK(ulid_packed_counter(c, false) == 0x1001);
+	CHECK(memcmp(c, a, ULID_LEN) > 0);
 }
 
 static const function_case packed_functions[] = {
 	{"a million values, a thousand a millisecond, against the rules", test_packed_long_sequence},
+	{"a million UUIDv7-shaped values, a thousand a millisecond, against the rules", test_packed_long_sequence_v7},
+	{"the plain and UUIDv7 shapes step from their own last values", test_packed_shapes_apart},
 };
 
 /* -------------------------------------------------------- the random pool */

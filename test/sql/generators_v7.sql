@@ -39,6 +39,31 @@ FROM gen_v7, generate_series(6, 15) k GROUP BY k ORDER BY k;
 SELECT count(*) AS not_ulid_text FROM gen_v7
 WHERE id::text !~ '^[0-7][0-9A-HJKMNP-TV-Z]{25}$' OR id::text::ulid <> id;
 
+-- Within one millisecond the session's gen_ulid_v7() values ascend as
+-- gen_ulid()'s do, counting in rand_a (the low 12 bits of bytes 6-7) with
+-- fresh rand_b below: each has the rand_a of the one before plus one, except
+-- where rand_a is at its largest, 4095, and the value is fresh random bits
+-- (about one value in 4,096 restarts: some 25 expected in 100,000, 100
+-- allowed).
+CREATE FUNCTION pg_temp.rand_a(u ulid) RETURNS int
+LANGUAGE sql IMMUTABLE STRICT
+RETURN (get_byte(u::bytea, 6) & 15) * 256 + get_byte(u::bytea, 7);
+CREATE TEMP TABLE gen_v7_seq AS
+	SELECT n, gen_ulid_v7() AS id FROM generate_series(1, 100000) n;
+SELECT count(*) > 10000 AS many_share_a_millisecond,
+	   count(*) FILTER (WHERE pg_temp.rand_a(id) <> pg_temp.rand_a(prev) + 1) <= 100 AS rand_a_plus_one,
+	   count(*) FILTER (WHERE id < prev) <= 100 AS ascending,
+	   count(*) FILTER (WHERE substr(id::bytea, 9) < substr(prev::bytea, 9)) > 0.4 * count(*) AS fresh_rand_b,
+	   bool_and(pg_temp.v7_shaped(id)) AS all_shaped
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen_v7_seq) s
+WHERE ulid_time(id) = ulid_time(prev);
+-- gen_ulid_v7(ts) too (a restart: about one chance in 20 here).
+SELECT count(*) FILTER (WHERE id < prev) <= 3 AS ascending,
+	   bool_and(pg_temp.v7_shaped(id)) AS all_shaped
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev
+	  FROM (SELECT n, gen_ulid_v7('2020-01-01 00:00:00+00') AS id
+			FROM generate_series(1, 200) n) g) s;
+
 -- gen_monotonic_ulid_v7(): 100,000 in one statement, strictly increasing in
 -- the order generated, all shaped, inside the clock window.
 CREATE TEMP TABLE gen_mono_v7 AS
