@@ -14,3 +14,14 @@ BEGIN
 	RETURN plan;
 END
 $f$;
+
+-- pg_uuidv7, the most used UUIDv7 extension, where it is installed (Debian
+-- ships it for 18 as postgresql-18-pg-uuidv7, which bin/setup installs
+-- there): a peer in peers_v7.sql.
+DO $$
+BEGIN
+	IF EXISTS (SELECT FROM pg_available_extensions WHERE name = 'pg_uuidv7') THEN
+		CREATE EXTENSION pg_uuidv7;
+	END IF;
+END
+$$;

@@ -35,7 +35,7 @@ INSERT INTO b (n) SELECT g FROM generate_series(1, :BULK) g;
 -- @size
 SELECT pg_relation_size('b_pkey');
 
--- @case ulid gen_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
+-- @case ulid gen_ulid() vs ulid gen_monotonic_ulid(), bigint identity, uuid gen_random_uuid(), uuid uuidv7()
 DROP TABLE IF EXISTS b;
 CREATE TABLE b (id ulid DEFAULT gen_ulid() PRIMARY KEY, n int);
 CHECKPOINT;
@@ -47,6 +47,15 @@ SELECT pg_relation_size('b_pkey');
 -- @case ulid gen_monotonic_ulid() vs bigint identity, uuid gen_random_uuid(), uuid uuidv7()
 DROP TABLE IF EXISTS b;
 CREATE TABLE b (id ulid DEFAULT gen_monotonic_ulid() PRIMARY KEY, n int);
+CHECKPOINT;
+-- @timed
+INSERT INTO b (n) SELECT g FROM generate_series(1, :BULK) g;
+-- @size
+SELECT pg_relation_size('b_pkey');
+
+-- @case ulid gen_ulid_v7() vs ulid gen_monotonic_ulid(), uuid uuidv7(), uuid gen_random_uuid()
+DROP TABLE IF EXISTS b;
+CREATE TABLE b (id ulid DEFAULT gen_ulid_v7() PRIMARY KEY, n int);
 CHECKPOINT;
 -- @timed
 INSERT INTO b (n) SELECT g FROM generate_series(1, :BULK) g;
