@@ -5,7 +5,8 @@
 -- baseline.  For each: generating :N ids; loading :N rows in one statement
 -- with it as the primary key's DEFAULT, and that index's size after the
 -- load; sorting :N of its ids, made in one statement, in shuffled order.
--- The index's leaf density is in the data file's notes: bench/README.md.
+-- The leaf density after such loads: bench/leaf_density.sql (recorded in
+-- bench/results/*-leaf_density-pg18.csv).
 -- cluster: plain
 -- rows: :N
 -- requires: to_regprocedure('uuidv7()') IS NOT NULL AND to_regprocedure('uuid_generate_v7()') IS NOT NULL
