@@ -8,8 +8,8 @@ hand.  The release version is it as X.Y.Z (1.1 is release 1.1.0).  Checked
 against it: the Makefile reads it (EXTVERSION, which also becomes the
 library's PG_MODULE_MAGIC_EXT version, checked on 18+ by the loaded_module
 regression test), its install script exists and is in DATA, the newest
-CHANGELOG.md entry, META.json (version and provides), and the newest
-debian/changelog entry.  Prints TAP lines; exits non-zero on any failure.
+CHANGELOG.md entry, META.json (version and provides), the newest
+debian/changelog entry, and the version tle/ulid.sql registers with pg_tle.  Prints TAP lines; exits non-zero on any failure.
 """
 import json
 import os
@@ -58,6 +58,12 @@ check("%s is built from sql/ulid.sql (DATA_built), which exists" % install_scrip
 older = sorted(f for f in os.listdir(repo) if re.match(r"^ulid--[0-9.]+\.sql$", f))
 check("no full script of the default version beside the frozen ones (%s)" % ", ".join(older),
       install_script not in older, "%s is committed: it is made from sql/ulid.sql" % install_script)
+
+# The trusted-language edition registers itself under the same version.
+tle = read("tle/ulid.sql")
+tm = re.search(r"pgtle\.install_extension\(\s*'ulid',\s*'([^']*)'", tle)
+check("tle/ulid.sql registers ulid %s with pg_tle" % sql_version, tm is not None and tm.group(1) == sql_version,
+      tm.group(1) if tm else "no pgtle.install_extension('ulid', ...)")
 
 changelog = read("CHANGELOG.md")
 entries = re.findall(r"^## ([0-9]+\.[0-9]+\.[0-9]+) \((\d{4}-\d{2}-\d{2}|unreleased)\)$", changelog, re.M)

@@ -1,0 +1,527 @@
+# The trusted-language edition (tle/ulid.sql, through pg_tle) is the same
+# type as the native extension to everything above the storage.
+#
+# Two servers: "native", this installation with the native extension and
+# without pg_tle loaded, as a server people move to; and "managed", the same
+# installation seen through a copy of its directory tree without the native
+# extension's files, with pg_tle preloaded: what a managed provider offers.
+# (pg_tle refuses to register the name ulid where a control file for it
+# exists, so the two cannot share a server.)  Then:
+#
+#   1. every text-input case of the native suite (test/sql/io.sql: its
+#      literals, its parse() cases, its COPY data, in its four database
+#      encodings) gives the same canonical text, or the same SQLSTATE,
+#      message and detail, in both; psql shows an error the same way;
+#   2. 10,000 values, random over all 128 bits, generated and at the edges:
+#      the same order (sort, index, PL/pgSQL operators), the same ::uuid,
+#      ::bytea, ulid_time, text, time bounds, min and max, and the same hash
+#      partition for each;
+#   3. the btree and hash classes serve =, ranges and joins with the right rows;
+#   4. the generators keep their invariants;
+#   5. pg_dump of a database using the edition restores into the native
+#      server (without pg_tle's entries), and a native one into the managed
+#      server, and back, every value, index and partition intact (amcheck);
+#   6. docs/managed.md's pg_tle blocks run on the managed server;
+#   7. once the "provider" installs the native extension's files, pg_tle
+#      refuses to register the edition, and the in-place switch to the
+#      native extension keeps every value and index.
+#
+# pg_tle is built by bin/pgtle (bin/setup runs it).  Without it the test is
+# skipped, unless ULID_REQUIRE_ENGINES names pg_tle (bin/test sets it), when
+# it fails.
+
+use strict;
+use warnings FATAL => 'all';
+
+use File::Copy;
+use File::Path qw(make_path);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+
+my $root = "$FindBin::RealBin/..";
+
+# The cases of test/sql/io.sql are UTF-8 in that file, as pg_regress sends them.
+$ENV{PGCLIENTENCODING} = 'UTF8';
+
+my $native = PostgreSQL::Test::Cluster->new('native');
+my $bindir = $native->config_data('--bindir');
+my $libdir = $native->config_data('--pkglibdir');
+my $sharedir = $native->config_data('--sharedir');
+if (!-f "$libdir/pg_tle.so" || !-f "$sharedir/extension/pg_tle.control")
+{
+	my $why = "pg_tle is not installed for this server ($libdir; bin/pgtle builds it)";
+	if (($ENV{ULID_REQUIRE_ENGINES} // '') =~ /\bpg_tle\b/)
+	{
+		fail("ULID_REQUIRE_ENGINES names pg_tle: $why");
+		done_testing();
+		exit;
+	}
+	plan skip_all => $why;
+}
+
+# The managed server's installation: this one's directories at the same
+# paths under $shadow, every file a symbolic link but postgres and pg_ctl,
+# which are copies (a server finds its library and share directories from
+# its own path, with symbolic links resolved), and without the native
+# extension's files, which part 7 adds.
+my $shadow = PostgreSQL::Test::Utils::tempdir('managed_install');
+for my $dir ($bindir, $libdir, $sharedir, "$sharedir/extension")
+{
+	make_path("$shadow$dir");
+	opendir(my $dh, $dir) or die "opendir $dir: $!";
+	for my $name (sort readdir $dh)
+	{
+		next if $name eq '.' || $name eq '..';
+		next if $dir eq $sharedir && $name eq 'extension';
+		next if -e "$shadow$dir/$name";
+		next if $name =~ /^ulid(\.control|--.*\.sql|\.so)$/;
+		if ($dir eq $bindir && ($name eq 'postgres' || $name eq 'pg_ctl'))
+		{
+			copy("$dir/$name", "$shadow$dir/$name") or die "copy $name: $!";
+			chmod 0755, "$shadow$dir/$name";
+		}
+		else
+		{
+			symlink("$dir/$name", "$shadow$dir/$name") or die "symlink $name: $!";
+		}
+	}
+	closedir $dh;
+}
+my $managed = PostgreSQL::Test::Cluster->new('managed', install_path => "$shadow$bindir/..");
+
+for my $node ($native, $managed)
+{
+	# TEMP_CONFIG may point the servers at a package's files of ulid
+	# (debian/tests/tap at build time): not the managed one.
+	local %ENV = %ENV;
+	delete $ENV{TEMP_CONFIG} if $node == $managed;
+	$node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
+	$node->append_conf('postgresql.conf', "timezone = 'UTC'\n");
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'pg_tle'\n") if $node == $managed;
+	$node->start;
+}
+is($managed->safe_psql('postgres', q{SELECT count(*) FROM pg_available_extensions WHERE name = 'ulid'}),
+	'0', 'the managed server has no native ulid to offer');
+is($native->safe_psql('postgres', q{SELECT count(*) FROM pg_available_extensions WHERE name = 'ulid'}),
+	'1', 'the native server has');
+
+# The install script as a provider's admin runs it.
+my $install = slurp_file("$root/tle/ulid.sql");
+
+# create_database(node, db[, create statement]): a database with ulid, the
+# native extension or the edition through pg_tle.
+sub create_database
+{
+	my ($node, $db, $create) = @_;
+	$node->safe_psql('postgres', $create // "CREATE DATABASE $db");
+	if ($node == $managed)
+	{
+		$node->safe_psql($db, 'CREATE EXTENSION pg_tle');
+		$node->safe_psql($db, $install);
+	}
+	$node->safe_psql($db, 'CREATE EXTENSION ulid');
+	return;
+}
+
+##
+## 1. Text input: every case of the native suite.
+##
+
+# The cases of test/sql/io.sql, by the database they run in: its literals
+# read as ulid, the arguments of its parse() calls, the values of its COPY
+# data; and the CREATE DATABASE statements of its other encodings.
+my (%cases, @dbs, %create);
+{
+	my $db = 'io_utf8';
+	@dbs = ($db);
+	$create{$db} = "CREATE DATABASE $db ENCODING 'UTF8' TEMPLATE template0 LOCALE_PROVIDER libc LC_COLLATE 'C' LC_CTYPE 'C'";
+	my ($copy, $statement);
+	open(my $fh, '<:raw', "$root/test/sql/io.sql") or die "io.sql: $!";
+	while (my $line = <$fh>)
+	{
+		chomp $line;
+		if ($copy)
+		{
+			if ($line eq '\.') { $copy = 0; next; }
+			my ($value) = $line =~ /^\d+[\t,]"?([^"\t]*)"?$/ or die "COPY line: $line";
+			push @{ $cases{$db} }, "'$value'";
+			next;
+		}
+		if (defined $statement || $line =~ /^CREATE DATABASE (\w+)/)
+		{
+			$statement .= ($statement ? ' ' : '') . $line;
+			if ($statement =~ /;$/)
+			{
+				my ($name) = $statement =~ /^CREATE DATABASE (\w+)/;
+				($create{$name} = $statement) =~ s/;$//;
+				undef $statement;
+			}
+			next;
+		}
+		if ($line =~ /^\\c (\w+)$/) { $db = $1; push @dbs, $db; next; }
+		if ($line =~ /^\\c :regress_db/) { $db = 'io_utf8'; next; }
+		$copy = 1 if $line =~ /^COPY \w+ FROM STDIN/;
+		next if $line =~ /^\s*--/;
+		push @{ $cases{$db} }, $1 if $line =~ /pg_temp\.parse\((.+)\);$/;
+		push @{ $cases{$db} }, $1 while $line =~ /(?<![E\w])('(?:[^']|'')*')::ulid/g;
+	}
+	close $fh;
+}
+ok(@{ $cases{io_utf8} } >= 60 && @dbs == 4 && (grep { $create{$_} } @dbs) == 4,
+	'test/sql/io.sql gives ' . join(', ', map { scalar(@{ $cases{$_} }) . " cases in $_" } @dbs));
+
+my $parse = slurp_file("$root/test/sql/include/parse.sql");
+for my $db (@dbs)
+{
+	my %seen;
+	my @exprs = grep { !$seen{$_}++ } @{ $cases{$db} };
+	my $values = join(",\n", map { "($_, $exprs[$_])" } 0 .. $#exprs);
+	my $query = "$parse
+SELECT n || ' ' || pg_catalog.format('%s|%s|%s|%s', r.result, r.code,
+	pg_catalog.replace(r.message, E'\\n', '\\n'), r.detail)
+FROM (VALUES $values) AS v(n, input), LATERAL pg_temp.parse(input) AS r ORDER BY n";
+	my %result;
+	for my $node ($native, $managed)
+	{
+		create_database($node, $db, $create{$db});
+		my @rows = split /\n/, $node->safe_psql($db, $query);
+		$result{$node->name} = { map { /^(\d+) (.*)$/s ? ($1, $2) : () } @rows };
+	}
+	my @bad = grep { $result{native}{$_} !~ /^(?:[0-7][0-9A-Z]{25}\|\|\||\|22P02\|invalid input syntax for type ulid: )/ } 0 .. $#exprs;
+	ok(!@bad && keys %{ $result{native} } == @exprs,
+		"$db: the native server reads each of the " . scalar(@exprs) . ' cases as a ulid or rejects it with 22P02')
+	  or diag(join("\n", map { "$exprs[$_]: $result{native}{$_}" } @bad));
+	for my $n (0 .. $#exprs)
+	{
+		is($result{managed}{$n}, $result{native}{$n}, "$db: $exprs[$n]");
+	}
+}
+
+# What psql shows: the same message, the same cursor, the same detail.  The
+# only difference is the PL/pgSQL CONTEXT line, which the edition adds.
+for my $sql (q{SELECT 'not a ulid'::ulid}, q{SELECT '01ARYZ6S41TSV4RRFFQ69G5FAU'::ulid},
+	q{SELECT 1 WHERE '{550e8400-e29b-41d4-a716-446655440000}'::ulid IS NULL})
+{
+	my %shown;
+	for my $node ($native, $managed)
+	{
+		my ($r, $o, $e) = $node->psql('io_utf8', $sql);
+		$shown{ $node->name } = join("\n", grep { !/^CONTEXT:/ } split /\n/, $e);
+	}
+	ok($shown{native} =~ /ERROR:  invalid input syntax for type ulid/ && $shown{managed} eq $shown{native},
+		"psql shows the same error: $sql") or diag("native:\n$shown{native}\nmanaged:\n$shown{managed}");
+}
+
+##
+## 2. 10,000 values: order, bytes, time, text, hash.
+##
+
+create_database($_, 'vals') for ($native, $managed);
+my $values = $native->safe_psql('vals', q{
+SELECT string_agg(t, ' ' ORDER BY random()) FROM (
+	SELECT gen_random_uuid()::ulid::text AS t FROM generate_series(1, 4000)
+	UNION ALL SELECT gen_ulid()::text FROM generate_series(1, 4000)
+	UNION ALL SELECT gen_ulid('1970-01-01 00:00+00'::timestamptz + random() * interval '8900 years')::text
+		FROM generate_series(1, 1990)
+	UNION ALL SELECT unnest(ARRAY['00000000000000000000000000', '00000000000000000000000001',
+		'0000000000000000000000000Z', '00000000000000000000000010', '01ARYZ6S41TSV4RRFFQ69G5FAV',
+		'01ARYZ6S41TSV4RRFFQ69G5FAW', '3ZZZZZZZZZZZZZZZZZZZZZZZZZ', '40000000000000000000000000',
+		'7ZZZZZZZZZZZZZZZZZZZZZZZZY', '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'])
+) s});
+my @values = split / /, $values;
+is(scalar @values, 10000, '10,000 values to compare');
+my $load = "CREATE TABLE vals (n int PRIMARY KEY, id ulid NOT NULL);
+CREATE TABLE parts (id ulid NOT NULL) PARTITION BY HASH (id);
+CREATE TABLE parts_0 PARTITION OF parts FOR VALUES WITH (MODULUS 4, REMAINDER 0);
+CREATE TABLE parts_1 PARTITION OF parts FOR VALUES WITH (MODULUS 4, REMAINDER 1);
+CREATE TABLE parts_2 PARTITION OF parts FOR VALUES WITH (MODULUS 4, REMAINDER 2);
+CREATE TABLE parts_3 PARTITION OF parts FOR VALUES WITH (MODULUS 4, REMAINDER 3);
+INSERT INTO vals SELECT n, v::ulid FROM unnest(string_to_array('$values', ' ')) WITH ORDINALITY AS u(v, n);
+INSERT INTO parts SELECT id FROM vals;
+CREATE INDEX vals_id ON vals (id);
+ANALYZE vals;";
+$_->safe_psql('vals', $load) for ($native, $managed);
+
+# Each query's result, the same on both servers.
+my %same = (
+	'the order (ORDER BY id, a sort)' =>
+	  q{SET enable_indexscan = off; SET enable_bitmapscan = off;
+		SELECT md5(string_agg(id::text, ' ' ORDER BY id)) FROM vals},
+	'the descending order' =>
+	  q{SET enable_indexscan = off; SET enable_bitmapscan = off;
+		SELECT md5(string_agg(id::text, ' ' ORDER BY id DESC)) FROM vals},
+	'the order of an index scan' =>
+	  q{SET enable_seqscan = off; SELECT md5(string_agg(id::text, ' ')) FROM (SELECT id FROM vals ORDER BY id) s},
+	'the canonical text of each value' =>
+	  q{SELECT md5(string_agg(id::text, ' ' ORDER BY n)) FROM vals},
+	'::uuid of each value' =>
+	  q{SELECT md5(string_agg(id::uuid::text, ' ' ORDER BY n)) FROM vals},
+	'::bytea of each value' =>
+	  q{SELECT md5(string_agg(id::bytea::text, ' ' ORDER BY n)) FROM vals},
+	'ulid_time of each value' =>
+	  q{SELECT md5(string_agg(ulid_time(id)::text, ' ' ORDER BY n)) FROM vals},
+	'::timestamptz, ::ulid of a time, ulid_min_at and ulid_max_at' =>
+	  q{SELECT md5(string_agg(concat_ws(' ', id::timestamptz, id::timestamptz::ulid,
+			ulid_min_at(ulid_time(id) + interval '0.5 ms'), ulid_max_at(ulid_time(id))), ' ' ORDER BY n)) FROM vals},
+	'a uuid and bytea read back' =>
+	  q{SELECT md5(string_agg(id::uuid::ulid::text || id::bytea::ulid::text, ' ' ORDER BY n)) FROM vals},
+	'min and max' => q{SELECT min(id), max(id) FROM vals},
+	'the hash partition of each value' =>
+	  q{SELECT md5(string_agg(tableoid::regclass::text || ' ' || id::text, ' ' ORDER BY id::text)) FROM parts},
+	'the rank of each value among the others' =>
+	  q{SELECT md5(string_agg(r::text, ' ' ORDER BY n)) FROM (SELECT n, rank() OVER (ORDER BY id) AS r FROM vals) s},
+);
+for my $what (sort keys %same)
+{
+	my $n = $native->safe_psql('vals', $same{$what});
+	my $m = $managed->safe_psql('vals', $same{$what});
+	ok($n ne '' && $m eq $n, "10,000 values: $what, the same") or diag("native $n, managed $m");
+}
+# The PL/pgSQL operators and ulid_cmp agree with the order of the sort.
+is( $managed->safe_psql('vals', q{
+	SELECT count(*) FILTER (WHERE prev < id AND prev <= id AND id > prev AND id >= prev AND id <> prev
+		AND NOT id = prev AND ulid_cmp(prev, id) < 0 AND ulid_cmp(id, prev) > 0 AND ulid_cmp(id, id) = 0)
+	FROM (SELECT id, lag(id) OVER (ORDER BY id) AS prev FROM vals) s WHERE prev IS NOT NULL}),
+	'9999', 'each of the six operators and ulid_cmp agree with the sort between neighbours');
+is( $managed->safe_psql('vals', q{
+	SELECT count(*) FROM parts_0 WHERE NOT satisfies_hash_partition('parts'::regclass, 4, 0, id)}),
+	'0', 'hash partitions: each row satisfies its partition');
+
+##
+## 3. The btree and hash classes.
+##
+
+my $probe = $values[1234];
+my ($lo, $hi) = sort { $a cmp $b } @values[ 2000, 2001 ];
+for my $case (
+	[ "id = '$probe'", qr/Index (Only )?Scan using vals_id|Bitmap Index Scan on vals_id/, '=' ],
+	[ "id BETWEEN '$lo' AND '$hi'", qr/Index (Only )?Scan using vals_id|Bitmap Index Scan on vals_id/, 'a range' ],
+	[ "id > '$hi'", qr/Index (Only )?Scan using vals_id|Bitmap Index Scan on vals_id/, '>' ])
+{
+	my ($where, $plan, $what) = @$case;
+	like($managed->safe_psql('vals', "SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT id FROM vals WHERE $where"),
+		$plan, "the btree index serves $what");
+	my $n = $native->safe_psql('vals', "SELECT count(*), md5(string_agg(id::text, ' ' ORDER BY id)) FROM vals WHERE $where");
+	is($managed->safe_psql('vals', "SET enable_seqscan = off; SELECT count(*), md5(string_agg(id::text, ' ' ORDER BY id)) FROM vals WHERE $where"),
+		$n, "the btree index finds the native's rows for $what ($n)");
+}
+$managed->safe_psql('vals', 'DROP INDEX vals_id; CREATE INDEX vals_hash ON vals USING hash (id)');
+like($managed->safe_psql('vals', "SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT n FROM vals WHERE id = '$probe'"),
+	qr/Scan on vals_hash|Scan using vals_hash/, 'the hash index serves =');
+is($managed->safe_psql('vals', "SET enable_seqscan = off; SELECT n FROM vals WHERE id = '$probe'"),
+	$native->safe_psql('vals', "SELECT n FROM vals WHERE id = '$probe'"), 'the hash index finds the row');
+for my $join ([ 'hash join', 'SET enable_mergejoin = off; SET enable_nestloop = off;', qr/Hash Join/ ],
+	[ 'merge join', 'SET enable_hashjoin = off; SET enable_nestloop = off;', qr/Merge Join/ ])
+{
+	my ($what, $set, $plan) = @$join;
+	my $query = 'SELECT count(*) FROM vals a JOIN parts b ON a.id = b.id';
+	like($managed->safe_psql('vals', "$set EXPLAIN (COSTS OFF) $query"), $plan, "a $what of ulid columns is planned");
+	is($managed->safe_psql('vals', "$set $query"), '10000', "the $what matches each value once");
+}
+
+##
+## 4. The generators.
+##
+
+create_database($managed, 'gen');
+is( $managed->safe_psql('gen', q{
+	CREATE TABLE g AS SELECT n, clock_timestamp() AS before, gen_ulid() AS id, clock_timestamp() AS after
+		FROM generate_series(1, 10000) n;
+	SELECT count(DISTINCT id) = 10000,
+		bool_and(ulid_time(id) BETWEEN date_trunc('milliseconds', before) AND after),
+		count(*) FILTER (WHERE id > prev) >= 0.999 * count(*) FILTER (WHERE ulid_time(id) = ulid_time(prev))
+	FROM (SELECT n, id, before, after, lag(id) OVER (ORDER BY n) AS prev FROM g) s}),
+	't|t|t', 'gen_ulid(): distinct, the time of its call, ascending within a millisecond');
+is( $managed->safe_psql('gen', q{
+	SELECT count(DISTINCT id), bool_and(ulid_time(id) = '2025-06-10 12:34:56.789+00')
+	FROM (SELECT gen_ulid('2025-06-10 12:34:56.789999+00') AS id FROM generate_series(1, 1000)) s}),
+	'1000|t', 'gen_ulid(timestamptz): distinct, the time floored to the millisecond');
+is( $managed->safe_psql('gen', q{
+	CREATE TABLE m AS SELECT n, gen_monotonic_ulid() AS id FROM generate_series(1, 10000) n;
+	SELECT count(*) FILTER (WHERE id > prev) FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM m) s;
+	SELECT gen_monotonic_ulid() > max(id) FROM m;
+	SELECT ulid_monotonic_scope()}),
+	"9999\nt\nbackend", 'gen_monotonic_ulid(): strictly increasing in the session, across statements');
+
+##
+## 5. pg_dump and pg_restore, both ways.
+##
+
+# A database with the edition: keys, a default, a hash index, hash and range
+# partitions, a uuid column, edge values.
+my $orders = q{
+CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT gen_ulid(), ref uuid, n int);
+INSERT INTO orders (id, ref, n)
+	SELECT gen_ulid('2024-01-01 00:00+00'::timestamptz + g * interval '17 minutes'), gen_random_uuid(), g
+	FROM generate_series(1, 3000) g;
+INSERT INTO orders (id, n) VALUES ('00000000000000000000000000', 0), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', -1);
+CREATE INDEX orders_hash ON orders USING hash (id);
+};
+my $schema = $orders . q{
+CREATE TABLE shards (id ulid PRIMARY KEY) PARTITION BY HASH (id);
+CREATE TABLE shards_0 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE shards_1 PARTITION OF shards FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+INSERT INTO shards SELECT id FROM orders;
+CREATE TABLE events (id ulid NOT NULL) PARTITION BY RANGE (id);
+CREATE TABLE events_2024 PARTITION OF events FOR VALUES FROM (MINVALUE) TO ('2025-01-01 00:00+00'::timestamptz::ulid);
+CREATE TABLE events_later PARTITION OF events FOR VALUES FROM ('2025-01-01 00:00+00'::timestamptz::ulid) TO (MAXVALUE);
+INSERT INTO events SELECT id FROM orders;
+CREATE INDEX events_id ON events (id);
+};
+my %digest = (
+	orders => q{SELECT count(*) || ' ' || md5(string_agg(concat_ws(' ', id, ref, n), ' ' ORDER BY id)) FROM orders},
+	shards => q{SELECT count(*) || ' ' || md5(string_agg(tableoid::regclass || ' ' || id, ' ' ORDER BY id)) FROM shards},
+	events => q{SELECT count(*) || ' ' || md5(string_agg(tableoid::regclass || ' ' || id, ' ' ORDER BY id)) FROM events},
+);
+
+# check_restored(node, db, typlen, expected digests, btree indexes, what):
+# db has ulid of that typlen (20: the edition, 16: the native type), each
+# table value for value as expected, every btree index in order and holding
+# every row (amcheck), each row in its hash partition, and a working key.
+sub check_restored
+{
+	my ($node, $db, $typlen, $expected, $btrees, $what) = @_;
+	is($node->safe_psql($db, q{SELECT typlen FROM pg_type WHERE typname = 'ulid'}),
+		$typlen, "$what: ulid is the " . ($typlen == 20 ? 'edition' : 'native type') . " (typlen $typlen)");
+	for my $table (sort keys %$expected)
+	{
+		is($node->safe_psql($db, $digest{$table}), $expected->{$table}, "$what: $table, value for value");
+	}
+	$node->safe_psql($db, 'CREATE EXTENSION IF NOT EXISTS amcheck');
+	is( $node->safe_psql($db, q{
+		SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class c
+		JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace s ON s.oid = c.relnamespace,
+		LATERAL bt_index_check(c.oid, true)
+		WHERE a.amname = 'btree' AND c.relkind = 'i' AND s.nspname = 'public'}),
+		$btrees, "$what: amcheck finds every btree index in order and holding every row");
+	if ($expected->{shards})
+	{
+		is( $node->safe_psql($db, q{
+			SELECT count(*) FROM shards_0 WHERE NOT satisfies_hash_partition('shards'::regclass, 2, 0, id)}),
+			'0', "$what: each row is in the hash partition its hash says");
+	}
+	my $id = $node->safe_psql($db, 'SELECT id FROM orders WHERE n = 1234');
+	like($node->safe_psql($db, qq{SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id = '$id'}),
+		qr/orders_pkey|orders_hash/, "$what: a lookup by id uses an index");
+	is($node->safe_psql($db, qq{SET enable_seqscan = off; SELECT n FROM orders WHERE id = '$id'}),
+		'1234', "$what: and finds its row");
+	is($node->safe_psql($db, q{INSERT INTO orders (n) VALUES (-9) RETURNING ulid_time(id) > now() - interval '1 minute'}),
+		't', "$what: the default gen_ulid() works");
+	$node->safe_psql($db, 'DELETE FROM orders WHERE n = -9');
+	return;
+}
+
+create_database($managed, 'shop');
+$managed->safe_psql('shop', $schema);
+my %expected = map { $_ => $managed->safe_psql('shop', $digest{$_}) } keys %digest;
+ok($expected{orders} =~ /^3002 [0-9a-f]{32}$/ && $expected{shards} =~ /^3002 / && $expected{events} =~ /^3002 /,
+	"the database to dump: $expected{orders}");
+
+my $dumps = PostgreSQL::Test::Utils::tempdir('dumps');
+# pg_dump needs no option: the edition's objects are members of an
+# extension, so a dump has CREATE EXTENSION ulid, which the native server
+# takes as its own (its ulid.control wins over pg_tle), and pg_tle with its
+# record of the edition, which a server without pg_tle loaded refuses:
+# pg_restore leaves those entries out, by a list (docs/managed.md).
+$managed->command_ok([ 'pg_dump', '-Fc', '-f', "$dumps/managed.dump", '-d', $managed->connstr('shop') ],
+	'pg_dump of the database with the edition');
+$native->safe_psql('postgres', 'CREATE DATABASE shop_all');
+$native->command_fails_like(
+	[ 'pg_restore', '--exit-on-error', '-d', $native->connstr('shop_all'), "$dumps/managed.dump" ],
+	qr/pg_tle must be loaded via shared_preload_libraries/,
+	'pg_restore of every entry fails where pg_tle is not loaded');
+my ($list) = run_command([ 'pg_restore', '-l', "$dumps/managed.dump" ]);
+my @kept = grep { !/pg_tle|pgtle/ } split /\n/, $list;
+ok((split /\n/, $list) - @kept == 6 && grep(/ EXTENSION - ulid/, @kept),
+	"the list without pg_tle's entries: its schema, extension, comment, two functions and table");
+PostgreSQL::Test::Utils::append_to_file("$dumps/managed.list", join("\n", @kept) . "\n");
+$native->safe_psql('postgres', 'CREATE DATABASE shop');
+$native->command_ok(
+	[ 'pg_restore', '--exit-on-error', '-L', "$dumps/managed.list", '-d', $native->connstr('shop'), "$dumps/managed.dump" ],
+	'pg_restore into the native server, without the entries of pg_tle');
+my $all_btrees = 'events_2024_id_idx events_later_id_idx orders_pkey shards_0_pkey shards_1_pkey';
+check_restored($native, 'shop', 16, \%expected, $all_btrees, 'edition to native');
+
+# Back: a dump of the native database restores into a managed database
+# where pg_tle and tle/ulid.sql have run.
+$native->command_ok([ 'pg_dump', '-Fc', '-f', "$dumps/native.dump", '-d', $native->connstr('shop') ],
+	'pg_dump of the restored native database');
+$managed->safe_psql('postgres', 'CREATE DATABASE shop_back');
+$managed->safe_psql('shop_back', 'CREATE EXTENSION pg_tle');
+$managed->safe_psql('shop_back', $install);
+$managed->command_ok([ 'pg_restore', '--exit-on-error', '-d', $managed->connstr('shop_back'), "$dumps/native.dump" ],
+	'pg_restore of it into the managed server');
+check_restored($managed, 'shop_back', 20, \%expected, $all_btrees, 'native to edition');
+
+# A database born native, its values made by the native generators.
+create_database($native, 'native_shop');
+$native->safe_psql('native_shop', $schema);
+my %native_expected = map { $_ => $native->safe_psql('native_shop', $digest{$_}) } keys %digest;
+$native->command_ok([ 'pg_dump', '-Fc', '-f', "$dumps/born_native.dump", '-d', $native->connstr('native_shop') ],
+	'pg_dump of a database made with the native extension');
+$managed->safe_psql('postgres', 'CREATE DATABASE native_shop');
+$managed->safe_psql('native_shop', 'CREATE EXTENSION pg_tle');
+$managed->safe_psql('native_shop', $install);
+$managed->command_ok([ 'pg_restore', '--exit-on-error', '-d', $managed->connstr('native_shop'), "$dumps/born_native.dump" ],
+	'pg_restore into a managed database where tle/ulid.sql has run');
+check_restored($managed, 'native_shop', 20, \%native_expected, $all_btrees, 'native-born to edition');
+
+##
+## 6. docs/managed.md's blocks for pg_tle.
+##
+
+{
+	$managed->safe_psql('postgres', 'CREATE DATABASE docs');
+	$managed->safe_psql('docs', 'CREATE EXTENSION pg_tle');
+	$managed->safe_psql('docs', $install);
+	local $ENV{PGHOST} = $managed->host;
+	local $ENV{PGPORT} = $managed->port;
+	my $docs = `python3 "$root/test/check_docs.py" --engine pg_tle --database docs "$root" docs/managed.md 2>&1`;
+	ok($? == 0 && $docs =~ /# docs \(pg_tle\): [1-9]\d* passed, 0 failed/,
+		'docs/managed.md: every pg_tle block runs and prints what the guide shows')
+	  or diag($docs);
+}
+
+##
+## 7. The in-place switch, once the provider installs the native extension.
+##
+
+# A database with the edition's data in a plain table (a partition key
+# cannot change type in place: docs/managed.md says what to do then).
+create_database($managed, 'switch');
+$managed->safe_psql('switch', $orders);
+my %switch_expected = (orders => $managed->safe_psql('switch', $digest{orders}));
+ok($switch_expected{orders} =~ /^3002 /, "the database to switch: $switch_expected{orders}");
+
+for my $dir ($libdir, "$sharedir/extension")
+{
+	opendir(my $dh, $dir) or die "opendir $dir: $!";
+	for my $name (grep { /^ulid(\.control|--.*\.sql|\.so)$/ } readdir $dh)
+	{
+		symlink("$dir/$name", "$shadow$dir/$name") or die "symlink $name: $!";
+	}
+	closedir $dh;
+}
+is($managed->safe_psql('postgres', q{SELECT count(*) FROM pg_available_extensions WHERE name = 'ulid'}),
+	'1', 'the native extension is now available on the managed server');
+# pg_tle refuses to register the name where a control file for it exists,
+# as tle/ulid.sql's header says.
+$managed->safe_psql('postgres', 'CREATE DATABASE clash');
+$managed->safe_psql('clash', 'CREATE EXTENSION pg_tle');
+my ($ret, $out, $err) = $managed->psql('clash', $install, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  55000: control file already exists for the ulid extension/,
+	'pg_tle refuses to register ulid where the native extension is installed (SQLSTATE 55000)');
+{
+	local $ENV{PGHOST} = $managed->host;
+	local $ENV{PGPORT} = $managed->port;
+	my $docs = `python3 "$root/test/check_docs.py" --engine pg_tle_switch --database switch "$root" docs/managed.md 2>&1`;
+	ok($? == 0 && $docs =~ /# docs \(pg_tle_switch\): [1-9]\d* passed, 0 failed/,
+		"docs/managed.md: the switch to the native extension runs in a database with the edition's data")
+	  or diag($docs);
+}
+check_restored($managed, 'switch', 16, \%switch_expected, 'orders_pkey', 'switched in place');
+
+$_->stop for ($native, $managed);
+done_testing();
