@@ -37,10 +37,10 @@ SELECT count(uuidv7()) FROM generate_series(1, :N);
 -- @case gen: uuid_generate_v7()
 SELECT count(uuid_generate_v7()) FROM generate_series(1, :N);
 
--- @case gen: gen_ulid_v7() vs gen: uuidv7(), gen: uuid_generate_v7(), gen: gen_random_uuid()
+-- @case gen: gen_ulid_v7() vs gen: uuidv7(), gen: uuid_generate_v7()
 SELECT count(gen_ulid_v7()) FROM generate_series(1, :N);
 
--- @case gen: gen_ulid() vs gen: uuidv7(), gen: uuid_generate_v7(), gen: gen_random_uuid(), gen: gen_ulid_v7()
+-- @case gen: gen_ulid() vs gen: uuidv7(), gen: uuid_generate_v7(), gen: gen_random_uuid()
 SELECT count(gen_ulid()) FROM generate_series(1, :N);
 
 -- @case insert: gen_random_uuid()
@@ -70,7 +70,7 @@ INSERT INTO pi (n) SELECT g FROM generate_series(1, :N) g;
 -- @size
 SELECT pg_relation_size('pi_pkey');
 
--- @case insert: gen_ulid_v7() vs insert: uuidv7(), insert: uuid_generate_v7(), insert: gen_random_uuid()
+-- @case insert: gen_ulid_v7() vs insert: uuidv7(), insert: uuid_generate_v7()
 DROP TABLE IF EXISTS pi;
 CREATE TABLE pi (id ulid DEFAULT gen_ulid_v7() PRIMARY KEY, n int);
 CHECKPOINT;
@@ -79,7 +79,7 @@ INSERT INTO pi (n) SELECT g FROM generate_series(1, :N) g;
 -- @size
 SELECT pg_relation_size('pi_pkey');
 
--- @case insert: gen_ulid() vs insert: uuidv7(), insert: uuid_generate_v7(), insert: gen_random_uuid(), insert: gen_ulid_v7()
+-- @case insert: gen_ulid() vs insert: uuidv7(), insert: uuid_generate_v7(), insert: gen_random_uuid()
 DROP TABLE IF EXISTS pi;
 CREATE TABLE pi (id ulid DEFAULT gen_ulid() PRIMARY KEY, n int);
 CHECKPOINT;
@@ -97,8 +97,8 @@ SELECT uuidv7_v FROM ps ORDER BY 1 OFFSET :N;
 -- @case sort: uuid_generate_v7()
 SELECT pg_uuidv7_v FROM ps ORDER BY 1 OFFSET :N;
 
--- @case sort: gen_ulid_v7() vs sort: uuidv7(), sort: uuid_generate_v7(), sort: gen_random_uuid()
+-- @case sort: gen_ulid_v7() vs sort: uuidv7(), sort: uuid_generate_v7()
 SELECT ulid_v7_v FROM ps ORDER BY 1 OFFSET :N;
 
--- @case sort: gen_ulid() vs sort: uuidv7(), sort: uuid_generate_v7(), sort: gen_random_uuid(), sort: gen_ulid_v7()
+-- @case sort: gen_ulid() vs sort: uuidv7(), sort: uuid_generate_v7(), sort: gen_random_uuid()
 SELECT ulid_v FROM ps ORDER BY 1 OFFSET :N;

@@ -1,0 +1,103 @@
+-- The trusted-language edition (tle/ulid.sql, through pg_tle) against the
+-- native type and uuid, in one server: the edition registered under the
+-- name ulid_tle in schema tle (pg_tle refuses the name ulid where the native
+-- extension's files are; its type is still named ulid), the native type in
+-- public; the edition's operators, outside the search path, are named as
+-- OPERATOR(tle.=).  On :N / 10 rows (the edition's PL/pgSQL runs once per
+-- value): generating ids; text output and input of ids of random times over
+-- a year; a btree index build; a join of :N / 100 sampled keys, one index
+-- descent each.
+-- cluster: tle
+-- rounds: 3
+-- requires: EXISTS (SELECT FROM pg_available_extensions WHERE name = 'pg_tle')
+
+-- @setup
+CREATE EXTENSION IF NOT EXISTS pg_tle;
+\! sed "s/^\t'ulid',$/\t'ulid_tle',/" tle/ulid.sql > /tmp/bench_ulid_tle.sql
+SELECT NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'ulid_tle') AS install_tle \gset
+\if :install_tle
+\i /tmp/bench_ulid_tle.sql
+\endif
+CREATE SCHEMA IF NOT EXISTS tle;
+CREATE EXTENSION IF NOT EXISTS ulid_tle SCHEMA tle;
+CREATE TABLE IF NOT EXISTS tt AS
+	SELECT n, u AS native, u::text::tle.ulid AS edition, u::uuid AS g, u::text AS t, u::uuid::text AS gt
+	FROM (SELECT n, gen_ulid(now() - random() * interval '365 days') AS u
+		  FROM generate_series(1, :N / 10) n) s;
+CREATE TABLE IF NOT EXISTS tk_native (id ulid PRIMARY KEY, n int);
+CREATE TABLE IF NOT EXISTS tk_edition (id tle.ulid PRIMARY KEY, n int);
+CREATE TABLE IF NOT EXISTS tk_uuid (id uuid PRIMARY KEY, n int);
+INSERT INTO tk_native SELECT native, n FROM tt WHERE NOT EXISTS (SELECT FROM tk_native);
+INSERT INTO tk_edition SELECT edition, n FROM tt WHERE NOT EXISTS (SELECT FROM tk_edition);
+INSERT INTO tk_uuid SELECT g, n FROM tt WHERE NOT EXISTS (SELECT FROM tk_uuid);
+CREATE TABLE IF NOT EXISTS ts AS SELECT native, edition, g FROM tt ORDER BY random() LIMIT :N / 100;
+VACUUM ANALYZE tt, tk_native, tk_edition, tk_uuid, ts;
+
+-- @check
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off;
+SELECT (SELECT count(*) FROM tt WHERE edition::text = native::text AND edition::uuid = native::uuid) = :N / 10
+	AND (SELECT count(*) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition) = :N / 100
+	AND plan_of('SELECT count(k.n) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition') LIKE '%tk_edition_pkey%';
+
+-- @case gen: gen_random_uuid()
+SELECT count(gen_random_uuid()) FROM generate_series(1, :N / 10);
+
+-- @case gen: native gen_ulid()
+SELECT count(gen_ulid()) FROM generate_series(1, :N / 10);
+
+-- @case gen: edition gen_ulid() vs gen: native gen_ulid(), gen: gen_random_uuid()
+SELECT count(tle.gen_ulid()) FROM generate_series(1, :N / 10);
+
+-- @case out: uuid::text
+SELECT count(g::text) FROM tt;
+
+-- @case out: native ulid::text
+SELECT count(native::text) FROM tt;
+
+-- @case out: edition ulid::text vs out: native ulid::text, out: uuid::text
+SELECT count(edition::text) FROM tt;
+
+-- @case in: text::uuid
+SELECT count(gt::uuid) FROM tt;
+
+-- @case in: text::ulid native
+SELECT count(t::ulid) FROM tt;
+
+-- @case in: text::ulid edition vs in: text::ulid native, in: text::uuid
+SELECT count(t::tle.ulid) FROM tt;
+
+-- @case index: uuid
+DROP INDEX IF EXISTS tt_idx;
+-- @timed
+CREATE INDEX tt_idx ON tt (g);
+-- @size
+SELECT pg_relation_size('tt_idx');
+
+-- @case index: native ulid
+DROP INDEX IF EXISTS tt_idx;
+-- @timed
+CREATE INDEX tt_idx ON tt (native);
+-- @size
+SELECT pg_relation_size('tt_idx');
+
+-- @case index: edition ulid vs index: native ulid, index: uuid
+DROP INDEX IF EXISTS tt_idx;
+-- @timed
+CREATE INDEX tt_idx ON tt (edition);
+-- @size
+SELECT pg_relation_size('tt_idx');
+
+-- @case lookup: uuid
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off;
+-- @timed
+SELECT count(k.n) FROM ts JOIN tk_uuid k ON k.id = ts.g;
+
+-- @case lookup: native ulid
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off;
+-- @timed
+SELECT count(k.n) FROM ts JOIN tk_native k ON k.id = ts.native;
+
+-- @case lookup: edition ulid vs lookup: native ulid, lookup: uuid
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off;
+-- @timed
+SELECT count(k.n) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition;
