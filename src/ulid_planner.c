@@ -140,6 +140,38 @@ ulid_own_function(const char *name, Oid *argtypes, int nargs, Oid namespace)
 }
 
 /*
+ * The answers of ulid_family_operator(), remembered for the backend's life
+ * as the symbols are: the simplification of constant time comparisons asks
+ * once for every such comparison it plans, and a scan of the family's
+ * members, each looked up in pg_proc, took microseconds each time (1,000
+ * time windows planned in twice the time).  Any change to pg_amop or
+ * pg_proc invalidates them all; they are dropped on the next look-up.
+ */
+typedef struct FamilyOperatorKey
+{
+	Oid			opfamily;
+	Oid			type;
+	Oid			wanted_funcid;
+	char		wanted_symbol[64];	/* "" when wanted by OID */
+} FamilyOperatorKey;
+
+typedef struct FamilyOperator
+{
+	FamilyOperatorKey key;
+	Oid			oper;
+} FamilyOperator;
+
+static HTAB *family_operators = NULL;
+static bool family_operators_stale = false;
+
+static void
+family_operators_invalidate(Datum arg pg_attribute_unused(), int cacheid pg_attribute_unused(),
+							uint32 hashvalue pg_attribute_unused())
+{
+	family_operators_stale = true;
+}
+
+/*
  * The search operator of the index's operator family on (type, type) whose
  * function is wanted (by its OID, or by its C symbol for the extension's
  * own functions, whose OIDs are not fixed), at whatever strategy number the
@@ -152,10 +184,50 @@ ulid_own_function(const char *name, Oid *argtypes, int nargs, Oid namespace)
 Oid
 ulid_family_operator(Oid opfamily, Oid type, Oid wanted_funcid, const char *wanted_symbol)
 {
-	CatCList   *members = SearchSysCacheList3(AMOPSTRATEGY, ObjectIdGetDatum(opfamily),
-											  ObjectIdGetDatum(type), ObjectIdGetDatum(type));
+	static bool callbacks_registered = false;
+	FamilyOperatorKey key;
+	FamilyOperator *entry;
+	bool		found;
+	CatCList   *members;
 	Oid			result = InvalidOid;
 
+	if (wanted_symbol != NULL && strlen(wanted_symbol) >= sizeof(key.wanted_symbol))
+		return InvalidOid;		/* none of ours is that long */
+	if (family_operators_stale && family_operators != NULL)
+	{
+		hash_destroy(family_operators);
+		family_operators = NULL;
+	}
+	family_operators_stale = false;
+	if (family_operators == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!callbacks_registered)
+		{
+			CacheRegisterSyscacheCallback(AMOPSTRATEGY, family_operators_invalidate, (Datum) 0);
+			CacheRegisterSyscacheCallback(PROCOID, family_operators_invalidate, (Datum) 0);
+			callbacks_registered = true;
+		}
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(FamilyOperatorKey);
+		ctl.entrysize = sizeof(FamilyOperator);
+		ctl.hcxt = CacheMemoryContext;
+		family_operators = hash_create("ulid family operators", 16, &ctl,
+									   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	memset(&key, 0, sizeof(key));	/* the padding and the unused bytes hash too */
+	key.opfamily = opfamily;
+	key.type = type;
+	key.wanted_funcid = wanted_symbol == NULL ? wanted_funcid : InvalidOid;
+	if (wanted_symbol != NULL)
+		strcpy(key.wanted_symbol, wanted_symbol);
+	entry = hash_search(family_operators, &key, HASH_FIND, NULL);
+	if (entry != NULL)
+		return entry->oper;
+
+	members = SearchSysCacheList3(AMOPSTRATEGY, ObjectIdGetDatum(opfamily),
+								  ObjectIdGetDatum(type), ObjectIdGetDatum(type));
 	for (int i = 0; i < members->n_members && !OidIsValid(result); i++)
 	{
 		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&members->members[i]->tuple);
@@ -176,5 +248,12 @@ ulid_family_operator(Oid opfamily, Oid type, Oid wanted_funcid, const char *want
 			result = amop->amopopr;
 	}
 	ReleaseSysCacheList(members);
+
+	/* the look-ups above may have taken invalidations: remember only a fresh answer */
+	if (!family_operators_stale)
+	{
+		entry = hash_search(family_operators, &key, HASH_ENTER, &found);
+		entry->oper = result;
+	}
 	return result;
 }

@@ -282,13 +282,14 @@ ulid_timestamptz_simplify(FuncExpr *fcall)
 static Node *
 simplified_comparison(Node *key, Oid ulid_type, const char *symbol, Ulid *bound)
 {
-	Oid			opclass = GetDefaultOpClass(ulid_type, BTREE_AM_OID);
+	/* the default B-tree class's family, which the type cache keeps */
+	Oid			opfamily = lookup_type_cache(ulid_type, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 	Oid			op;
 	OpExpr	   *result;
 
-	if (!OidIsValid(opclass))
+	if (!OidIsValid(opfamily))
 		return NULL;
-	op = ulid_family_operator(get_opclass_family(opclass), ulid_type, InvalidOid, symbol);
+	op = ulid_family_operator(opfamily, ulid_type, InvalidOid, symbol);
 	if (!OidIsValid(op))
 		return NULL;
 	if (bound == NULL)
