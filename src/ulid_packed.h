@@ -15,10 +15,10 @@
  * makes.  Ascending within the millisecond, every insert goes to the right
  * edge and the splits leave full pages behind.
  *
- * How: the first value of a millisecond has fresh random bits, as always (80,
- * or 74 in the UUIDv7 shape).  Each later value of the same millisecond in
- * the same process keeps the counter of the one before plus one, and fresh
- * random bits below it.  The counter is the random bits within the first 8
+ * How: the first value of a millisecond has fresh random bits, as always (80;
+ * 73 in the UUIDv7 shape, whose counter starts in the lower half).  Each
+ * later value of the same millisecond in the same process keeps the counter
+ * of the one before plus one, and fresh random bits below it.  The counter is the random bits within the first 8
  * bytes: bytes 6-7 (16 bits), or rand_a (12 bits) in the UUIDv7 shape, which
  * is RFC 9562's method 1 with a randomly seeded counter.  Below it, 64 fresh
  * bits (62 in rand_b) in every value.
