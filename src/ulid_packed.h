@@ -18,10 +18,11 @@
  * How: the first value of a millisecond has fresh random bits, as always (80;
  * 73 in the UUIDv7 shape, whose counter starts in the lower half).  Each
  * later value of the same millisecond in the same process keeps the counter
- * of the one before plus one, and fresh random bits below it.  The counter is the random bits within the first 8
- * bytes: bytes 6-7 (16 bits), or rand_a (12 bits) in the UUIDv7 shape, which
- * is RFC 9562's method 1 with a randomly seeded counter.  Below it, 64 fresh
- * bits (62 in rand_b) in every value.
+ * of the one before plus one, and fresh random bits below it.  The counter
+ * is the random bits within the first 8 bytes: bytes 6-7 (16 bits), or
+ * rand_a (12 bits) in the UUIDv7 shape, which is RFC 9562's method 1 with a
+ * randomly seeded counter.  Below it, 64 fresh bits (62 in rand_b) in every
+ * value.
  *
  * Why the counter sits there: sorting compares first an abbreviated key, the
  * first 8 bytes (ulid_sortsupport in ulid.c; uuid's is the same).  Counting
