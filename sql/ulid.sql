@@ -972,7 +972,7 @@ AS 'MODULE_PATHNAME', 'gen_ulid'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid() IS
-'a new ulid: the current time and 80 cryptographically random bits, ascending within a millisecond in one session';
+'a new ulid: the current time and cryptographically random bits: 80 in a session''s first id of a millisecond, then the first 16 plus one and 64 fresh, so that its ids of a millisecond ascend';
 
 CREATE FUNCTION gen_ulid(pg_catalog.timestamptz)
 RETURNS ulid
@@ -980,7 +980,7 @@ AS 'MODULE_PATHNAME', 'gen_ulid'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
-'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits, ascending within a millisecond in one session';
+'a new ulid for the given time (floored to the millisecond) and cryptographically random bits, as gen_ulid() makes them: ascending within a millisecond in one session';
 
 -- PARALLEL RESTRICTED: without preloading, the last value lives in the
 -- backend, and a parallel worker would continue from its own state, not the
@@ -1011,7 +1011,7 @@ AS 'MODULE_PATHNAME', 'gen_ulid_v7'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid_v7() IS
-'a new ulid that is also a UUIDv7: the current time, the version 7 and variant bits, and 74 cryptographically random bits, ascending within a millisecond in one session';
+'a new ulid that is also a UUIDv7: the current time, the version 7 and variant bits, and cryptographically random bits: 73 in a session''s first id of a millisecond, then rand_a plus one and 62 fresh, so that its ids of a millisecond ascend';
 
 CREATE FUNCTION gen_ulid_v7(pg_catalog.timestamptz)
 RETURNS ulid
@@ -1019,7 +1019,7 @@ AS 'MODULE_PATHNAME', 'gen_ulid_v7'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid_v7(pg_catalog.timestamptz) IS
-'a new ulid that is also a UUIDv7, for the given time (floored to the millisecond), with 74 cryptographically random bits, ascending within a millisecond in one session';
+'a new ulid that is also a UUIDv7, for the given time (floored to the millisecond), with cryptographically random bits as gen_ulid_v7() makes them: ascending within a millisecond in one session';
 
 -- PARALLEL RESTRICTED, as gen_monotonic_ulid(), for the same reason.
 CREATE FUNCTION gen_monotonic_ulid_v7()

@@ -1876,34 +1876,9 @@ test_packed_long_sequence_v7(void)
 	packed_long_sequence(true, 0, 0);
 }
 
-/*
- * The two shapes keep separate states (ulid_gen.c): a plain value after a
- * v7 one steps from the plain one before, never from the v7 value.
- */
-static void
-test_packed_shapes_apart(void)
-{
-	uint8_t		plain[ULID_LEN],
-				v7[ULID_LEN],
-				a[ULID_LEN],
-				b[ULID_LEN],
-				c[ULID_LEN];
-	uint8_t		r1[ULID_RANDOM_BYTES] = {0x10, 0x00, 1, 2, 3, 4, 5, 6, 7, 8};
-	uint8_t		r2[ULID_RANDOM_BYTES] = {0xF0, 0x00, 9, 9, 9, 9, 9, 9, 9, 9};
-
-	ulid_packed_step(plain, false, 42, r1, a, false);
-	ulid_packed_step(v7, false, 42, r2, b, true);
-	ulid_packed_step(plain, true, 42, r2, c, false);
-	CHECK(ulid_packed_counter(a, false) == 0x1000);
-	CHECK(ulid_packed_counter(b, true) == 0x000);
-	CHECK(ulid_packed_counter(c, false) == 0x1001);
-	CHECK(memcmp(c, a, ULID_LEN) > 0);
-}
-
 static const function_case packed_functions[] = {
 	{"a million values, a thousand a millisecond, against the rules", test_packed_long_sequence},
 	{"a million UUIDv7-shaped values, a thousand a millisecond, against the rules", test_packed_long_sequence_v7},
-	{"the plain and UUIDv7 shapes step from their own last values", test_packed_shapes_apart},
 };
 
 /* -------------------------------------------------------- the random pool */

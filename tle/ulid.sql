@@ -41,6 +41,19 @@ $_pgtle_$
 -- search_path instead, so they name this extension's objects through
 -- @extschema@ and core's functions through pg_catalog.
 
+-- PostgreSQL 14 or later: ulid_time_ms() below floors EXTRACT's result,
+-- exact as a numeric from 14 on; 13 and older give a float8, which puts
+-- about one time in a hundred a millisecond low.
+DO $$
+BEGIN
+	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 < 140000 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'the trusted-language edition of ulid needs PostgreSQL 14 or later';
+	END IF;
+END
+$$;
+
 --
 -- Shell type
 --
@@ -568,7 +581,7 @@ LANGUAGE sql VOLATILE PARALLEL UNSAFE AS $$
 $$;
 
 COMMENT ON FUNCTION gen_ulid() IS
-'a new ulid: the current time and 80 cryptographically random bits, ascending within a millisecond in one session';
+'a new ulid: the current time and cryptographically random bits: 80 in a session''s first id of a millisecond, then the first 16 plus one and 64 fresh, so that its ids of a millisecond ascend';
 
 CREATE FUNCTION gen_ulid(ts pg_catalog.timestamptz)
 RETURNS ulid
@@ -577,7 +590,7 @@ LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE AS $$
 $$;
 
 COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
-'a new ulid for the given time (floored to the millisecond) and 80 cryptographically random bits, ascending within a millisecond in one session';
+'a new ulid for the given time (floored to the millisecond) and cryptographically random bits, as gen_ulid() makes them: ascending within a millisecond in one session';
 
 -- Strictly greater than the session's previous value, as the native's step:
 -- a clock ahead of the last value's millisecond gives the current time and

@@ -33,8 +33,8 @@ WHERE ulid_time(id) < date_trunc('milliseconds', before) OR ulid_time(id) > afte
 -- those clear in every id: only the version (0111) and the variant (10);
 -- the others are each set in some ids and clear in others.  rand_a's top
 -- bit (8 in byte 6) is left out of clear_in_all: it is clear in the first
--- id of each millisecond and set only past its first 2,048 ids, which a
--- slow server (Valgrind) may never reach; the guard is checked below.
+-- id of each millisecond and set only once rand_a counts up to 2,048, which
+-- a slow server (Valgrind) may never reach; the guard is checked below.
 SELECT k AS byte, bit_and(get_byte(id::bytea, k))::bit(8) AS set_in_all,
 	(255 - bit_or(get_byte(id::bytea, k) | CASE WHEN k = 6 THEN 8 ELSE 0 END))::bit(8) AS clear_in_all
 FROM gen_v7, generate_series(6, 15) k GROUP BY k ORDER BY k;
@@ -47,7 +47,7 @@ WHERE id::text !~ '^[0-7][0-9A-HJKMNP-TV-Z]{25}$' OR id::text::ulid <> id;
 -- fresh rand_b below: each has the rand_a of the one before plus one, except
 -- where rand_a is at its largest, 4095, and the value is fresh random bits.
 -- The first value of a millisecond, and of such a restart, starts rand_a
--- below 2048 (RFC 9562's rollover guard), so a run lasts at least 2,048
+-- below 2048 (RFC 9562's rollover guard), so a run lasts at least 2,049
 -- values and 100,000 values restart at most 48 times, however fast.
 CREATE FUNCTION pg_temp.rand_a(u ulid) RETURNS int
 LANGUAGE sql IMMUTABLE STRICT
@@ -67,6 +67,21 @@ SELECT count(*) > 10 AS runs_seen,
 	   count(*) FILTER (WHERE pg_temp.rand_a(id) >= 2048) AS started_in_upper_half
 FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen_v7_seq) s
 WHERE prev IS NULL OR ulid_time(id) <> ulid_time(prev) OR id < prev;
+-- gen_ulid() and gen_ulid_v7() called in turn, for one millisecond: each
+-- steps from its own last value (ulid_gen.c keeps one for each), its
+-- counter one above the one before of its kind.  A shared last value would
+-- step each from the other's.  200 of each: no v7 restart (below 2,049), a
+-- plain one with a chance of 0.3%.
+SELECT v7, count(*) AS values,
+	   count(*) FILTER (WHERE c <> pc + 1) <= 1 AS each_steps_its_own
+FROM (SELECT v7, c, lag(c) OVER (PARTITION BY v7 ORDER BY n) AS pc
+	  FROM (SELECT n, v7, CASE WHEN v7 THEN pg_temp.rand_a(id) ELSE get_byte(id::bytea, 6) * 256 + get_byte(id::bytea, 7) END AS c
+			FROM (SELECT n, n % 2 = 0 AS v7,
+						 CASE WHEN n % 2 = 0 THEN gen_ulid_v7('2021-06-01 00:00:00+00')
+							  ELSE gen_ulid('2021-06-01 00:00:00+00') END AS id
+				  FROM generate_series(1, 400) n) g) h) s
+WHERE pc IS NOT NULL
+GROUP BY v7 ORDER BY v7;
 -- gen_ulid_v7(ts) too: 200 values of one millisecond never restart.
 SELECT count(*) FILTER (WHERE id < prev) AS descending,
 	   bool_and(pg_temp.v7_shaped(id)) AS all_shaped
