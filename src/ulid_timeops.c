@@ -11,7 +11,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_type_d.h"
-#include "commands/defrem.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
