@@ -195,6 +195,30 @@ run_alter(const char *sql)
 		elog(ERROR, "SPI_execute failed for \"%s\": %s", sql, SPI_result_code_string(rc));
 }
 
+/*
+ * Pin search_path to pg_catalog (then pg_temp, which is never searched for
+ * functions or operators) until AtEOXact_GUC(true, the level returned).
+ * Everything ulid_convert_column() runs through SPI, and everything it
+ * deparses to run again, is resolved under it: the functions and operators
+ * of its catalog query, the statements it makes, the index definitions and
+ * defaults it reads back.  Under the caller's search_path, a function or
+ * operator planted in any schema on it with exact argument types would be
+ * chosen over pg_catalog's polymorphic or coerced one (unnest(oid[]) over
+ * unnest(anyarray), <>(oid, integer) over <>(oid, oid)), and would run with
+ * the privileges of whoever converts a table: a superuser, in a migration.
+ * Names outside pg_catalog are deparsed schema-qualified under it, so an
+ * index or default made again refers to the very objects it did.
+ */
+static int
+pin_search_path(void)
+{
+	int			nestlevel = NewGUCNestLevel();
+
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nestlevel;
+}
+
 /* The ulid type of the extension that holds function fn_oid (relocatable). */
 static Oid
 extension_ulid_type(Oid fn_oid)
@@ -219,23 +243,27 @@ extension_ulid_type(Oid fn_oid)
  * (B-tree, hash, BRIN minmax, btree_gist's and btree_gin's) need none of
  * this: the ALTER picks ulid's.  One row per index, the indexes of the
  * deepest tables first.  Read-write SPI, so that a second conversion in the
- * same statement sees the first's indexes.
+ * same statement sees the first's indexes.  Run under pin_search_path(),
+ * and written so that every function and operator it names is pg_catalog's
+ * with its exact argument types.
  */
 static const char *const convert_index_query =
 	"WITH tables AS (\n"
-	"	SELECT relid, pos FROM unnest($1::pg_catalog.oid[]) WITH ORDINALITY t(relid, pos)),\n"
+	"	SELECT relid, pos FROM pg_catalog.unnest($1::pg_catalog.oid[]) WITH ORDINALITY t(relid, pos)),\n"
 	"keys AS (\n"
 	"	SELECT i.indexrelid, i.indrelid, k.n, k.attnum, k.opclass, k.coll\n"
 	"	FROM pg_catalog.pg_index i JOIN tables t ON t.relid = i.indrelid,\n"
-	"		unnest(i.indkey::pg_catalog.int2[], i.indclass::pg_catalog.oid[],\n"
-	"			   i.indcollation::pg_catalog.oid[]) WITH ORDINALITY k(attnum, opclass, coll, n)\n"
+	"		ROWS FROM (pg_catalog.unnest(i.indkey::pg_catalog.int2[]),\n"
+	"				   pg_catalog.unnest(i.indclass::pg_catalog.oid[]),\n"
+	"				   pg_catalog.unnest(i.indcollation::pg_catalog.oid[]))\n"
+	"			WITH ORDINALITY k(attnum, opclass, coll, n)\n"
 	"	WHERE k.n <= i.indnkeyatts),\n"
 	"mapped AS (\n"
 	"	SELECT k.indexrelid, k.n, m.ulid_class\n"
 	"	FROM keys k\n"
 	"	JOIN pg_catalog.pg_attribute a ON a.attrelid = k.indrelid AND a.attnum = k.attnum AND a.attname = $2\n"
 	"	JOIN pg_catalog.pg_opclass oc ON oc.oid = k.opclass\n"
-	"		AND oc.opcnamespace = 'pg_catalog'::pg_catalog.regnamespace\n"
+	"		AND oc.opcnamespace = 'pg_catalog'::pg_catalog.regnamespace::pg_catalog.oid\n"
 	"	JOIN pg_catalog.pg_am am ON am.oid = oc.opcmethod AND am.amname = 'brin'\n"
 	"	JOIN (VALUES ('uuid_bloom_ops', 'ulid_bloom_ops'),\n"
 	"				 ('uuid_minmax_multi_ops', 'ulid_minmax_multi_ops')) m(uuid_class, ulid_class)\n"
@@ -248,7 +276,7 @@ static const char *const convert_index_query =
 	"		(SELECT pg_catalog.string_agg(\n"
 	"			CASE WHEN k.attnum = 0 THEN '(' || pg_catalog.pg_get_indexdef(k.indexrelid, k.n::int, false) || ')'\n"
 	"				 ELSE pg_catalog.quote_ident(ta.attname) END\n"
-	"			|| CASE WHEN k.coll <> 0 THEN ' COLLATE ' || pg_catalog.format('%I.%I', cns.nspname, co.collname) ELSE '' END\n"
+	"			|| CASE WHEN k.coll <> 0::pg_catalog.oid THEN ' COLLATE ' || pg_catalog.format('%I.%I', cns.nspname, co.collname) ELSE '' END\n"
 	"			|| ' ' || CASE WHEN m.ulid_class IS NOT NULL THEN pg_catalog.format('%I.%I', $3, m.ulid_class)\n"
 	"						   ELSE pg_catalog.format('%I.%I', ons.nspname, oc.opcname) END\n"
 	"			|| COALESCE((SELECT '(' || pg_catalog.string_agg(pg_catalog.format('%I = %L',\n"
@@ -267,7 +295,7 @@ static const char *const convert_index_query =
 	"		COALESCE(' WITH (' || (SELECT pg_catalog.string_agg(pg_catalog.format('%I = %L',\n"
 	"					pg_catalog.split_part(o, '=', 1), pg_catalog.substr(o, pg_catalog.strpos(o, '=') + 1)), ', ')\n"
 	"				 FROM pg_catalog.unnest(c.reloptions) o) || ')', ''),\n"
-	"		CASE WHEN c.reltablespace <> 0\n"
+	"		CASE WHEN c.reltablespace <> 0::pg_catalog.oid\n"
 	"			 THEN ' TABLESPACE ' || pg_catalog.quote_ident((SELECT spcname FROM pg_catalog.pg_tablespace WHERE oid = c.reltablespace))\n"
 	"			 ELSE '' END,\n"
 	"		COALESCE(' WHERE ' || pg_catalog.pg_get_expr(i.indpred, i.indrelid), '')) AS definition,\n"
@@ -285,7 +313,7 @@ static const char *const convert_index_query =
 	"JOIN pg_catalog.pg_am am ON am.oid = c.relam\n"
 	"JOIN tables tb ON tb.relid = i.indrelid\n"
 	"WHERE (SELECT r.indrelid FROM pg_catalog.pg_index r\n"
-	"       WHERE r.indexrelid = COALESCE(pg_catalog.pg_partition_root(c.oid), c.oid))\n"
+	"       WHERE r.indexrelid = COALESCE(pg_catalog.pg_partition_root(c.oid)::pg_catalog.oid, c.oid))\n"
 	"      IN (SELECT relid FROM tables)\n"
 	"ORDER BY tb.pos DESC, c.oid\n";
 
@@ -379,7 +407,8 @@ typedef struct ConvertTarget
 	Oid			relid;
 	UuidDefaultKind kind;
 	char	   *old_default;	/* as pg_get_expr() shows it, or NULL */
-	char	   *uncast_default; /* UUID_DEFAULT_UNCAST: the ulid expression */
+	Node	   *uncast_expr;	/* UUID_DEFAULT_UNCAST: the ulid expression */
+	char	   *uncast_default; /* and its text, under pin_search_path() */
 } ConvertTarget;
 
 /*
@@ -415,6 +444,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	int			ntargets = 0;
 	ListCell   *lc;
 	const char *qcol = quote_identifier(col);
+	int			nestlevel;
 
 	InitMaterializedSRF(fcinfo, 0);
 
@@ -528,7 +558,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		t->kind = expr == NULL ? UUID_DEFAULT_NONE :
 			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr, ulid_type);
 		if (t->kind == UUID_DEFAULT_UNCAST)
-			t->uncast_default = default_text(r, under_cast(uuid_expr, ulid_type));
+			t->uncast_expr = under_cast(uuid_expr, ulid_type);
 		if (t->kind == UUID_DEFAULT_UNKNOWN)
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -543,8 +573,20 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	/*
 	 * Drop the generators first, so that no statement leaves a uuid
 	 * generator on a ulid column (and the event trigger has nothing to warn
-	 * about); convert (recursing, as it must); set gen_ulid().
+	 * about); convert (recursing, as it must); set gen_ulid().  Everything
+	 * from here to SPI_finish() is resolved under pin_search_path(), the
+	 * defaults and index definitions to make again deparsed under it too
+	 * (the rows returned show the defaults as the caller's search_path does).
 	 */
+	nestlevel = pin_search_path();
+	for (int i = 0; i < ntargets; i++)
+		if (targets[i].kind == UUID_DEFAULT_UNCAST)
+		{
+			Relation	r = relation_open(targets[i].relid, NoLock);
+
+			targets[i].uncast_default = default_text(r, targets[i].uncast_expr);
+			relation_close(r, NoLock);
+		}
 	SPI_connect();
 	for (int i = 0; i < ntargets && !already_ulid; i++)
 		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
@@ -577,6 +619,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 							   targets[i].uncast_default));
 	}
 	SPI_finish();
+	AtEOXact_GUC(true, nestlevel);
 
 	for (int i = 0; i < ntargets; i++)
 	{
@@ -637,11 +680,13 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 {
 	List	   *relids = NIL;
 	ListCell   *lc;
+	int			nestlevel = pin_search_path();
 
 	SPI_connect();
 	if (SPI_execute("SELECT classid, objid FROM pg_catalog.pg_event_trigger_ddl_commands()",
 					false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pg_event_trigger_ddl_commands()");
+	AtEOXact_GUC(true, nestlevel);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		bool		isnull;
