@@ -10,7 +10,7 @@ PGFILEDESC = "ulid - a native ULID type"
 # independent paths (git diff of sql/ulid.sql since the last release lists
 # what the next update script must do).
 DATA_built = sql/ulid--$(EXTVERSION).sql
-DATA = ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
+DATA = ulid--1.2--1.3.sql ulid--1.2.sql ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
 REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates

@@ -403,6 +403,35 @@ SELECT (SELECT count(*) FROM upgrade_11 WHERE id >= '2026-01-02 00:00+00'::times
 RESET enable_seqscan;
 DROP TABLE upgrade_11, upgrade_11_files;
 
+-- From 1.2: the update from the previous release alone leaves the same
+-- catalog as a fresh install, and rewrites nothing: a table keyed by ulid
+-- with a hash and a BRIN bloom index made under 1.2 keeps its files and its
+-- indexes find the rows.
+DROP EXTENSION ulid;
+CREATE EXTENSION ulid VERSION '1.2';
+CREATE TABLE upgrade_12 (id ulid PRIMARY KEY, by_hash ulid, by_bloom ulid);
+INSERT INTO upgrade_12
+	SELECT u, u, u FROM (SELECT gen_ulid('2026-01-01 00:00+00'::timestamptz + g * interval '1 minute') AS u
+						 FROM generate_series(1, 3000) g) s;
+CREATE INDEX upgrade_12_hash ON upgrade_12 USING hash (by_hash);
+CREATE INDEX upgrade_12_bloom ON upgrade_12 USING brin (by_bloom ulid_bloom_ops);
+CREATE TABLE upgrade_12_files AS
+	SELECT c.oid::regclass AS relation, pg_relation_filenode(c.oid) AS filenode FROM pg_class c
+	WHERE c.oid IN ('upgrade_12'::regclass, 'upgrade_12_pkey'::regclass, 'upgrade_12_hash'::regclass,
+					'upgrade_12_bloom'::regclass);
+ALTER EXTENSION ulid UPDATE;
+SELECT extversion AS updated_from_1_2_to FROM pg_extension WHERE extname = 'ulid';
+SELECT * FROM catalog_diff();
+SELECT count(*) AS relations_compared,
+	count(*) FILTER (WHERE pg_relation_filenode(relation) IS DISTINCT FROM filenode) AS rewritten
+FROM upgrade_12_files;
+SET enable_seqscan = off;
+SELECT (SELECT count(*) FROM upgrade_12 WHERE id >= '2026-01-02 00:00+00'::timestamptz) AS by_pkey,
+	(SELECT count(*) FROM upgrade_12 t WHERE by_hash IN (SELECT id FROM upgrade_12 ORDER BY id LIMIT 10)) AS by_hash,
+	(SELECT count(*) FROM upgrade_12 WHERE by_bloom = ANY (ARRAY(SELECT id FROM upgrade_12 ORDER BY id LIMIT 10))) AS by_bloom;
+RESET enable_seqscan;
+DROP TABLE upgrade_12, upgrade_12_files;
+
 -- An installation of 1.0 made on PostgreSQL 13 and brought here by
 -- pg_upgrade has no BRIN minmax-multi or bloom class: the update adds them,
 -- and the catalog again equals a fresh install's.
