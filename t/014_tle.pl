@@ -17,12 +17,16 @@
 #      ::bytea, ulid_time, text, time bounds, min and max, and the same hash
 #      partition for each;
 #   3. the btree and hash classes serve =, ranges and joins with the right rows;
-#   4. the generators keep their invariants;
+#   4. the generators keep their invariants, and ignore a state that a
+#      session set and that they could not have written;
 #   5. pg_dump of a database using the edition restores into the native
 #      server (without pg_tle's entries), and a native one into the managed
 #      server, and back, every value, index and partition intact (amcheck);
 #   6. docs/managed.md's pg_tle blocks run on the managed server;
-#   7. once the "provider" installs the native extension's files, pg_tle
+#   7. the update from the edition's 1.2 (tle/ulid--1.2.sql, as released)
+#      through the path tle/ulid.sql registers: the same functions as a
+#      fresh 1.3, every row and index kept;
+#   8. once the "provider" installs the native extension's files, pg_tle
 #      refuses to register the edition, and the in-place switch to the
 #      native extension keeps every value and index.
 #
@@ -345,6 +349,45 @@ is( $managed->safe_psql('gen', q{
 	SELECT ulid_monotonic_scope()}),
 	"9999\nt\nbackend", 'gen_monotonic_ulid(): strictly increasing in the session, across statements');
 
+# The generators' states are ordinary settings, which a session can set: a
+# value they could not have written is treated as absent, never followed
+# and never an error.  (1.2 followed a state set in the future, so that
+# every session with it made the same ids, and failed on a malformed one.)
+is( $managed->safe_psql('gen', q{
+	SET ulid.last_monotonic = '0fffffffffff00000000000000000000';
+	SELECT ulid_time(gen_monotonic_ulid()) BETWEEN now() AND clock_timestamp(),
+		gen_monotonic_ulid() <> '0FZZZZZZZZ0000000000000001'}),
+	't|t', 'gen_monotonic_ulid(): a state set in the future is ignored: the clock\'s time, fresh bits');
+is( $managed->safe_psql('gen', q{
+	SET ulid.last_monotonic = '0fffffffffff00000000000000000000';
+	CREATE TABLE forged_a AS SELECT gen_monotonic_ulid() AS id FROM generate_series(1, 100);
+	SET ulid.last_monotonic = '0fffffffffff00000000000000000000';
+	CREATE TABLE forged_b AS SELECT gen_monotonic_ulid() AS id FROM generate_series(1, 100);
+	SELECT count(*) FROM forged_a JOIN forged_b USING (id)}),
+	'0', 'gen_monotonic_ulid(): two runs from the same forged state share no id');
+for my $bad ('0000000000zz', '0000000000ZZ00000000000000000000', '', 'x', '01ARYZ6S41TSV4RRFFQ69G5FAV',
+	'00000000000000000000000000000000ff')
+{
+	for my $setting ([ 'last_monotonic', 'gen_monotonic_ulid()' ], [ 'last_gen_ulid', 'gen_ulid()' ])
+	{
+		my ($name, $call) = @$setting;
+		# the malformed value with the time of now, where that can be
+		my $value = $bad;
+		is( $managed->safe_psql('gen', qq{
+			SET ulid.$name = '$value';
+			SELECT ulid_time($call) BETWEEN now() AND clock_timestamp(), $call IS NOT NULL}),
+			't|t', "$call: a malformed ulid.$name ('$value') is ignored, not an error");
+	}
+}
+# A well-formed state with the current millisecond steers gen_ulid() only in
+# the 16 bits it counts: its next id is that millisecond, counter plus one,
+# and 64 fresh bits, as the generator itself would make.
+is( $managed->safe_psql('gen', q{
+	SELECT set_config('ulid.last_gen_ulid', lpad(to_hex(ulid_time_ms('2025-01-01 00:00+00')), 12, '0') || '00070000000000000000', false) IS NOT NULL;
+	SELECT encode(gen_ulid('2025-01-01 00:00+00')::bytea, 'hex') LIKE lpad(to_hex(ulid_time_ms('2025-01-01 00:00+00')), 12, '0') || '0008%',
+		(SELECT count(DISTINCT substr(encode(gen_ulid('2025-01-01 00:00+00')::bytea, 'hex'), 17)) FROM generate_series(1, 50))}),
+	"t\nt|50", 'gen_ulid(): a well-formed state of the same millisecond counts on, fresh bits below');
+
 ##
 ## 5. pg_dump and pg_restore, both ways.
 ##
@@ -485,7 +528,61 @@ check_restored($managed, 'native_shop', 20, \%native_expected, $all_btrees, 'nat
 }
 
 ##
-## 7. The in-place switch, once the provider installs the native extension.
+## 7. The update from the edition's 1.2.
+##
+
+# A database where the 1.2 edition (tle/ulid--1.2.sql, the registration
+# script of that release, kept as it was) made the type and rows; then
+# tle/ulid.sql, run again by the provider's admin, registers 1.3 and the
+# update path, and ALTER EXTENSION ulid UPDATE takes the database there.
+# Every member function is then defined as a fresh 1.3's but the type's I/O
+# functions, which pg_tle refuses to replace and which keep their 1.2
+# bodies; every row and index is as it was.
+my $functions = q{
+	SELECT p.oid::regprocedure IN ('ulid_in(text)'::regprocedure, 'ulid_out(bytea)'::regprocedure) AS io,
+		md5(string_agg(pg_get_functiondef(p.oid), E'\n' ORDER BY p.oid::regprocedure::text))
+	FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+	WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e' AND p.prokind = 'f'
+	  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+	GROUP BY 1 ORDER BY 1};
+my $rows = q{SELECT count(*), md5(string_agg(id::text || ulid_time(id)::text, ' ' ORDER BY id)) FROM kept};
+$managed->safe_psql('postgres', 'CREATE DATABASE update_12');
+$managed->safe_psql('update_12', 'CREATE EXTENSION pg_tle');
+$managed->safe_psql('update_12', slurp_file("$root/tle/ulid--1.2.sql"));
+$managed->safe_psql('update_12', q{
+	CREATE EXTENSION ulid;
+	CREATE EXTENSION amcheck;
+	CREATE TABLE kept (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int);
+	INSERT INTO kept (n) SELECT g FROM generate_series(1, 2000) g;
+	INSERT INTO kept VALUES ('00000000000000000000000000', 0), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', -1);
+	CREATE INDEX kept_hash ON kept USING hash (id)});
+my $rows_12 = $managed->safe_psql('update_12', $rows);
+my ($io_12) = $managed->safe_psql('update_12', $functions) =~ /^t\|(\w+)$/m;
+is($managed->safe_psql('update_12', q{SELECT extversion FROM pg_extension WHERE extname = 'ulid'}),
+	'1.2', 'update: the 1.2 edition is installed from its registration script');
+$managed->safe_psql('update_12', $install);
+$managed->safe_psql('update_12', 'ALTER EXTENSION ulid UPDATE');
+is($managed->safe_psql('update_12', q{SELECT extversion FROM pg_extension WHERE extname = 'ulid'}),
+	'1.3', 'update: ALTER EXTENSION ulid UPDATE takes it to 1.3 through the registered path');
+create_database($managed, 'fresh_13');
+my ($other_updated, $io_updated) = $managed->safe_psql('update_12', $functions) =~ /^f\|(\w+)\nt\|(\w+)$/;
+my ($other_fresh, $io_fresh) = $managed->safe_psql('fresh_13', $functions) =~ /^f\|(\w+)\nt\|(\w+)$/;
+ok(defined $other_updated && $other_updated eq $other_fresh,
+	'update: every member function but the I/O functions is defined as in a fresh 1.3');
+ok(defined $io_updated && $io_updated eq $io_12 && $io_updated ne $io_fresh,
+	'update: the I/O functions keep their 1.2 bodies (pg_tle refuses to replace them)');
+is($managed->safe_psql('update_12', $rows), $rows_12, "update: every row as it was ($rows_12)");
+is( $managed->safe_psql('update_12', q{
+	SET enable_seqscan = off;
+	SELECT count(*) FROM kept k WHERE id IN (SELECT id FROM kept ORDER BY n LIMIT 100);
+	SELECT bt_index_check('kept_pkey', true) IS NOT NULL}), "100\nt",
+	'update: the indexes find the rows, amcheck finds the key in order');
+$managed->safe_psql('fresh_13', $install);
+is($managed->safe_psql('fresh_13', q{SELECT count(*) FROM pgtle.available_extension_versions() WHERE name = 'ulid'}),
+	'1', 'tle/ulid.sql run again where 1.3 is registered changes nothing');
+
+##
+## 8. The in-place switch, once the provider installs the native extension.
 ##
 
 # A database with the edition's data in a plain table (a partition key

@@ -28,25 +28,37 @@
  * ("control file already exists for the ulid extension", SQLSTATE 55000):
  * where the native extension is installed, use it instead.
  */
-SELECT pgtle.install_extension(
-	'ulid',
-	'1.2',
-	-- The extension's comment: the native's, word for word, as pg_dump
-	-- writes it into dumps that either edition may restore.
-	'ULID type: 128-bit, time-ordered identifiers in Crockford Base32',
-$_pgtle_$
+
+-- Version 1.3, the default: registered with its full script where the
+-- edition is new to the database, added beside the versions there are
+-- otherwise; nothing where 1.3 is registered already, so that the file can
+-- be run again.
+SELECT CASE WHEN EXISTS (SELECT FROM pgtle.available_extensions() e
+						 WHERE e.name OPERATOR(pg_catalog.=) 'ulid')
+	THEN pgtle.install_extension_version_sql('ulid', '1.3', s.script)
+	ELSE pgtle.install_extension('ulid', '1.3',
+		-- The extension's comment: the native's, word for word, as pg_dump
+		-- writes it into dumps that either edition may restore.
+		'ULID type: 128-bit, time-ordered identifiers in Crockford Base32',
+		s.script) END AS registered
+FROM (SELECT $_pgtle_$
 
 -- CREATE EXTENSION runs this with search_path set to the target schema,
 -- pg_catalog implicitly first.  Function bodies run under the caller's
--- search_path instead, so they name this extension's objects through
--- @extschema@ and core's functions through pg_catalog.
+-- search_path instead, with the caller's privileges, so they resolve
+-- nothing through it: this extension's objects are named through
+-- @extschema@, core's functions through pg_catalog, and every operator as
+-- OPERATOR(pg_catalog.op).  An operator written bare (acc & 31, ms % 1000)
+-- whose argument types pg_catalog has no exact match for would be taken
+-- from any schema on the caller's search_path that has one, and run as the
+-- caller: a superuser printing a value.
 
 -- PostgreSQL 14 or later: ulid_time_ms() below floors EXTRACT's result,
 -- exact as a numeric from 14 on; 13 and older give a float8, which puts
 -- about one time in a hundred a millisecond low.
 DO $$
 BEGIN
-	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 < 140000 THEN
+	IF pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.<) 140000 THEN
 		RAISE EXCEPTION USING
 			ERRCODE = 'feature_not_supported',
 			MESSAGE = 'the trusted-language edition of ulid needs PostgreSQL 14 or later';
@@ -106,15 +118,20 @@ BEGIN
 								  'ABCDEFGH1JK1MN0PQRSTVWXYZ110');
 		-- Byte 0: the first character's 3 bits and the second's 5.
 		hex := pg_catalog.lpad(pg_catalog.to_hex(
-				(pg_catalog.strpos(digits, pg_catalog.substr(s, 1, 1)) - 1) * 32 +
-				pg_catalog.strpos(digits, pg_catalog.substr(s, 2, 1)) - 1), 2, '0');
+				((pg_catalog.strpos(digits, pg_catalog.substr(s, 1, 1)) OPERATOR(pg_catalog.-) 1)
+				 OPERATOR(pg_catalog.*) 32)
+				OPERATOR(pg_catalog.+) pg_catalog.strpos(digits, pg_catalog.substr(s, 2, 1))
+				OPERATOR(pg_catalog.-) 1), 2, '0');
 		-- Then three groups of 8 characters, 40 bits, 5 bytes each.
 		FOR g IN 0 .. 2 LOOP
 			acc := 0;
-			FOR i IN 3 + 8 * g .. 10 + 8 * g LOOP
-				acc := acc * 32 + pg_catalog.strpos(digits, pg_catalog.substr(s, i, 1)) - 1;
+			FOR i IN 3 OPERATOR(pg_catalog.+) (8 OPERATOR(pg_catalog.*) g) ..
+					 10 OPERATOR(pg_catalog.+) (8 OPERATOR(pg_catalog.*) g) LOOP
+				acc := (acc OPERATOR(pg_catalog.*) 32)
+					OPERATOR(pg_catalog.+) pg_catalog.strpos(digits, pg_catalog.substr(s, i, 1))
+					OPERATOR(pg_catalog.-) 1;
 			END LOOP;
-			hex := hex || pg_catalog.lpad(pg_catalog.to_hex(acc), 10, '0');
+			hex := hex OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(acc), 10, '0');
 		END LOOP;
 		RETURN pg_catalog.decode(hex, 'hex');
 	END IF;
@@ -132,24 +149,26 @@ BEGIN
 	nchars := pg_catalog.length(input);
 	FOR i IN 1 .. nchars LOOP
 		c := pg_catalog.substr(input, i, 1);
-		IF enc = 'SQL_ASCII' AND pg_catalog.get_byte(pg_catalog.convert_to(c, enc), 0) > 127 THEN
+		IF enc OPERATOR(pg_catalog.=) 'SQL_ASCII' AND
+			pg_catalog.get_byte(pg_catalog.convert_to(c, enc), 0) OPERATOR(pg_catalog.>) 127 THEN
 			high_bytes := true;
-			c := 'Byte 0x' || pg_catalog.translate(pg_catalog.lpad(pg_catalog.to_hex(
+			c := 'Byte 0x' OPERATOR(pg_catalog.||) pg_catalog.translate(pg_catalog.lpad(pg_catalog.to_hex(
 					pg_catalog.get_byte(pg_catalog.convert_to(c, enc), 0)), 2, '0'), 'abcdef', 'ABCDEF');
 		ELSE
-			c := 'Character "' || c || '"';
+			c := pg_catalog.format('Character "%s"', c);
 		END IF;
 		IF bad_ulid IS NULL AND
 			pg_catalog.strpos('0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz',
-							  pg_catalog.substr(input, i, 1)) = 0 THEN
+							  pg_catalog.substr(input, i, 1)) OPERATOR(pg_catalog.=) 0 THEN
 			bad_ulid := c;
 			bad_ulid_pos := i;
 		END IF;
-		IF bad_uuid IS NULL AND i <= 36 THEN
-			IF i IN (9, 14, 19, 24) THEN
-				uuid_ok := pg_catalog.substr(input, i, 1) = '-';
+		IF bad_uuid IS NULL AND i OPERATOR(pg_catalog.<=) 36 THEN
+			IF i OPERATOR(pg_catalog.=) ANY ('{9,14,19,24}'::pg_catalog.int4[]) THEN
+				uuid_ok := pg_catalog.substr(input, i, 1) OPERATOR(pg_catalog.=) '-';
 			ELSE
-				uuid_ok := pg_catalog.strpos('0123456789abcdefABCDEF', pg_catalog.substr(input, i, 1)) > 0;
+				uuid_ok := pg_catalog.strpos('0123456789abcdefABCDEF', pg_catalog.substr(input, i, 1))
+					OPERATOR(pg_catalog.>) 0;
 			END IF;
 			IF NOT uuid_ok THEN
 				bad_uuid := c;
@@ -163,49 +182,52 @@ BEGIN
 	-- optionally with white space around: with 32 digits, or with braces or
 	-- the prefix and a digit, or with a hyphen and at least 16 digits.
 	t := pg_catalog.btrim(input, E' \t\n\r');
-	IF pg_catalog.translate(pg_catalog.substr(t, 1, 9), 'URNID', 'urnid') = 'urn:uuid:' THEN
+	IF pg_catalog.translate(pg_catalog.substr(t, 1, 9), 'URNID', 'urnid') OPERATOR(pg_catalog.=) 'urn:uuid:' THEN
 		t := pg_catalog.substr(t, 10);
 		framed := true;
 	END IF;
-	IF pg_catalog.length(t) >= 2 AND pg_catalog.left(t, 1) = '{' AND pg_catalog.right(t, 1) = '}' THEN
-		t := pg_catalog.substr(t, 2, pg_catalog.length(t) - 2);
+	IF pg_catalog.length(t) OPERATOR(pg_catalog.>=) 2 AND pg_catalog.left(t, 1) OPERATOR(pg_catalog.=) '{' AND
+		pg_catalog.right(t, 1) OPERATOR(pg_catalog.=) '}' THEN
+		t := pg_catalog.substr(t, 2, pg_catalog.length(t) OPERATOR(pg_catalog.-) 2);
 		framed := true;
 	END IF;
 	FOR i IN 1 .. pg_catalog.length(t) LOOP
 		c := pg_catalog.substr(t, i, 1);
-		IF pg_catalog.strpos('0123456789abcdefABCDEF', c) > 0 THEN
-			ndigits := ndigits + 1;
-			udigits := udigits || pg_catalog.translate(c, 'ABCDEF', 'abcdef');
-		ELSIF c = '-' THEN
+		IF pg_catalog.strpos('0123456789abcdefABCDEF', c) OPERATOR(pg_catalog.>) 0 THEN
+			ndigits := ndigits OPERATOR(pg_catalog.+) 1;
+			udigits := udigits OPERATOR(pg_catalog.||) pg_catalog.translate(c, 'ABCDEF', 'abcdef');
+		ELSIF c OPERATOR(pg_catalog.=) '-' THEN
 			hyphen := true;
 		ELSE
 			ndigits := -1;
 			EXIT;
 		END IF;
 	END LOOP;
-	IF ndigits <> 32 AND NOT ((framed AND ndigits > 0) OR (hyphen AND ndigits >= 16)) THEN
+	IF ndigits OPERATOR(pg_catalog.<>) 32 AND NOT ((framed AND ndigits OPERATOR(pg_catalog.>) 0) OR
+												  (hyphen AND ndigits OPERATOR(pg_catalog.>=) 16)) THEN
 		ndigits := -1;
 	END IF;
 
-	IF nchars = 26 AND bad_ulid IS NOT NULL THEN
+	IF nchars OPERATOR(pg_catalog.=) 26 AND bad_ulid IS NOT NULL THEN
 		detail := pg_catalog.format('%s at position %s is not a Crockford Base32 digit.', bad_ulid, bad_ulid_pos);
-	ELSIF nchars = 26 THEN
+	ELSIF nchars OPERATOR(pg_catalog.=) 26 THEN
 		detail := pg_catalog.format('The first character is "%s", but it must be 0-7: the value does not fit in 128 bits.',
 									pg_catalog.substr(input, 1, 1));
-	ELSIF ndigits = 32 THEN
+	ELSIF ndigits OPERATOR(pg_catalog.=) 32 THEN
 		detail := pg_catalog.format('A UUID is read only in its canonical 8-4-4-4-12 hyphenated form, here "%s-%s-%s-%s-%s"; cast other spellings from uuid.',
 									pg_catalog.substr(udigits, 1, 8), pg_catalog.substr(udigits, 9, 4),
 									pg_catalog.substr(udigits, 13, 4), pg_catalog.substr(udigits, 17, 4),
 									pg_catalog.substr(udigits, 21, 12));
-	ELSIF ndigits > 0 THEN
+	ELSIF ndigits OPERATOR(pg_catalog.>) 0 THEN
 		detail := pg_catalog.format('A UUID has 32 hexadecimal digits, got %s.', ndigits);
-	ELSIF nchars = 36 AND bad_uuid IS NOT NULL AND bad_uuid_pos IN (9, 14, 19, 24) THEN
+	ELSIF nchars OPERATOR(pg_catalog.=) 36 AND bad_uuid IS NOT NULL AND
+		bad_uuid_pos OPERATOR(pg_catalog.=) ANY ('{9,14,19,24}'::pg_catalog.int4[]) THEN
 		detail := pg_catalog.format('%s at position %s is not a hyphen: a UUID is written in the 8-4-4-4-12 hyphenated form.',
 									bad_uuid, bad_uuid_pos);
-	ELSIF nchars = 36 AND bad_uuid IS NOT NULL THEN
+	ELSIF nchars OPERATOR(pg_catalog.=) 36 AND bad_uuid IS NOT NULL THEN
 		detail := pg_catalog.format('%s at position %s is not a hexadecimal digit: a UUID is written in the 8-4-4-4-12 hyphenated form.',
 									bad_uuid, bad_uuid_pos);
-	ELSIF enc = 'SQL_ASCII' AND high_bytes THEN
+	ELSIF enc OPERATOR(pg_catalog.=) 'SQL_ASCII' AND high_bytes THEN
 		detail := pg_catalog.format('Expected 26 characters, got %s; in a SQL_ASCII database every byte is a character.', nchars);
 	ELSE
 		detail := pg_catalog.format('Expected 26 characters, got %s.', nchars);
@@ -228,15 +250,19 @@ DECLARE
 	acc pg_catalog.int8;
 BEGIN
 	-- The top 3 bits of byte 0, then its low 5 bits.
-	result := pg_catalog.substr(digits, b0 / 32 + 1, 1) || pg_catalog.substr(digits, b0 % 32 + 1, 1);
+	result := pg_catalog.substr(digits, (b0 OPERATOR(pg_catalog./) 32) OPERATOR(pg_catalog.+) 1, 1)
+		OPERATOR(pg_catalog.||) pg_catalog.substr(digits, (b0 OPERATOR(pg_catalog.%) 32) OPERATOR(pg_catalog.+) 1, 1);
 	-- Then bytes 1-5, 6-10 and 11-15, 40 bits each, as 8 characters each.
 	FOR g IN 0 .. 2 LOOP
 		acc := 0;
-		FOR k IN 1 + 5 * g .. 5 + 5 * g LOOP
-			acc := acc * 256 + pg_catalog.get_byte(value, k);
+		FOR k IN 1 OPERATOR(pg_catalog.+) (5 OPERATOR(pg_catalog.*) g) ..
+				 5 OPERATOR(pg_catalog.+) (5 OPERATOR(pg_catalog.*) g) LOOP
+			acc := (acc OPERATOR(pg_catalog.*) 256) OPERATOR(pg_catalog.+) pg_catalog.get_byte(value, k);
 		END LOOP;
 		FOR i IN REVERSE 7 .. 0 LOOP
-			result := result || pg_catalog.substr(digits, ((acc >> (5 * i)) & 31)::pg_catalog.int4 + 1, 1);
+			result := result OPERATOR(pg_catalog.||) pg_catalog.substr(digits,
+				((acc OPERATOR(pg_catalog.>>) (5 OPERATOR(pg_catalog.*) i)) OPERATOR(pg_catalog.&) 31::pg_catalog.int8)
+					::pg_catalog.int4 OPERATOR(pg_catalog.+) 1, 1);
 		END LOOP;
 	END LOOP;
 	RETURN result;
@@ -267,7 +293,7 @@ LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
 	hex pg_catalog.text;
 BEGIN
-	IF pg_catalog.length(value) <> 16 THEN
+	IF pg_catalog.length(value) OPERATOR(pg_catalog.<>) 16 THEN
 		RAISE EXCEPTION USING
 			ERRCODE = 'invalid_binary_representation',
 			MESSAGE = 'invalid length in external "ulid" value',
@@ -276,9 +302,9 @@ BEGIN
 	-- A value of the type is made only by its input function; the canonical
 	-- UUID text is the cheapest form it reads.
 	hex := pg_catalog.encode(value, 'hex');
-	RETURN (pg_catalog.substr(hex, 1, 8) || '-' || pg_catalog.substr(hex, 9, 4) || '-' ||
-			pg_catalog.substr(hex, 13, 4) || '-' || pg_catalog.substr(hex, 17, 4) || '-' ||
-			pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
+	RETURN pg_catalog.concat_ws('-', pg_catalog.substr(hex, 1, 8), pg_catalog.substr(hex, 9, 4),
+								pg_catalog.substr(hex, 13, 4), pg_catalog.substr(hex, 17, 4),
+								pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
 END
 $$;
 
@@ -322,9 +348,9 @@ DECLARE
 BEGIN
 	IF pg_catalog.isfinite(ts) THEN
 		-- EXTRACT gives a numeric: exact to the microsecond (date_part() a float8).
-		ms := pg_catalog.floor(EXTRACT(epoch FROM ts) * 1000);
+		ms := pg_catalog.floor(EXTRACT(epoch FROM ts) OPERATOR(pg_catalog.*) 1000::pg_catalog.numeric);
 	END IF;
-	IF ms IS NULL OR ms < 0 OR ms > 281474976710655 THEN
+	IF ms IS NULL OR ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 281474976710655 THEN
 		RAISE EXCEPTION USING
 			ERRCODE = 'datetime_field_overflow',
 			MESSAGE = 'timestamp out of range for type ulid',
@@ -342,12 +368,14 @@ DECLARE
 	ms pg_catalog.int8 := 0;
 BEGIN
 	FOR k IN 0 .. 5 LOOP
-		ms := ms * 256 + pg_catalog.get_byte(b, k);
+		ms := (ms OPERATOR(pg_catalog.*) 256) OPERATOR(pg_catalog.+) pg_catalog.get_byte(b, k);
 	END LOOP;
 	-- Whole seconds, then the milliseconds: each exact in a float8, where
 	-- ms / 1000.0 is not (the time would be off by microseconds).
-	RETURN pg_catalog.to_timestamp((ms / 1000)::pg_catalog.float8) +
-		pg_catalog.make_interval(secs => (ms % 1000)::pg_catalog.float8 / 1000);
+	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000::pg_catalog.int8)::pg_catalog.float8)
+		OPERATOR(pg_catalog.+) pg_catalog.make_interval(secs =>
+			(ms OPERATOR(pg_catalog.%) 1000::pg_catalog.int8)::pg_catalog.float8
+				OPERATOR(pg_catalog./) 1000::pg_catalog.float8);
 END
 $$;
 
@@ -359,7 +387,8 @@ CREATE FUNCTION ulid_min_at(ts pg_catalog.timestamptz)
 RETURNS ulid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 	SELECT @extschema@.ulid_from_bytea(pg_catalog.decode(
-		pg_catalog.lpad(pg_catalog.to_hex(@extschema@.ulid_time_ms(ts)), 12, '0') || '00000000000000000000', 'hex'))
+		pg_catalog.lpad(pg_catalog.to_hex(@extschema@.ulid_time_ms(ts)), 12, '0') OPERATOR(pg_catalog.||) '00000000000000000000',
+		'hex'))
 $$;
 
 COMMENT ON FUNCTION ulid_min_at(pg_catalog.timestamptz) IS
@@ -369,7 +398,8 @@ CREATE FUNCTION ulid_max_at(ts pg_catalog.timestamptz)
 RETURNS ulid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 	SELECT @extschema@.ulid_from_bytea(pg_catalog.decode(
-		pg_catalog.lpad(pg_catalog.to_hex(@extschema@.ulid_time_ms(ts)), 12, '0') || 'ffffffffffffffffffff', 'hex'))
+		pg_catalog.lpad(pg_catalog.to_hex(@extschema@.ulid_time_ms(ts)), 12, '0') OPERATOR(pg_catalog.||) 'ffffffffffffffffffff',
+		'hex'))
 $$;
 
 COMMENT ON FUNCTION ulid_max_at(pg_catalog.timestamptz) IS
@@ -544,6 +574,14 @@ COMMENT ON AGGREGATE max(ulid) IS 'the largest (latest) ulid';
 -- memory of its own.  Settings follow transactions: a rollback restores the
 -- value the transaction began with.  Setting one is refused in parallel
 -- mode, so the generators are PARALLEL UNSAFE (the native's are not).
+--
+-- Anyone can set those settings too (SET, ALTER ROLE ... SET, PGOPTIONS), so
+-- a value that the generator could not have written is treated as absent:
+-- it must be the 32 lower-case hexadecimal digits the generators write and,
+-- for gen_monotonic_ulid(), whose next value follows from it without fresh
+-- bits, of a time no later than the clock.  A state set in the future would
+-- otherwise make every session that has it produce the same ids
+-- (docs/managed.md says what a session can and cannot do to its ids).
 
 -- The next value for millisecond ms, as the native gen_ulid() makes it:
 -- within one millisecond a session's values ascend, by the one before's
@@ -559,15 +597,16 @@ DECLARE
 	counter pg_catalog.int4;
 	hex pg_catalog.text;
 BEGIN
-	IF pg_catalog.left(last, 12) = time_hex THEN
-		counter := ('x' || pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
-		IF counter < 65535 THEN
-			hex := time_hex || pg_catalog.lpad(pg_catalog.to_hex(counter + 1), 4, '0') ||
-				pg_catalog.substr(r, 1, 12) || pg_catalog.substr(r, 19, 4);
+	IF pg_catalog.left(last, 12) OPERATOR(pg_catalog.=) time_hex AND
+		last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
+		counter := pg_catalog.concat('x', pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
+		IF counter OPERATOR(pg_catalog.<) 65535 THEN
+			hex := pg_catalog.concat(time_hex, pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0'),
+									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 4));
 		END IF;
 	END IF;
 	IF hex IS NULL THEN
-		hex := time_hex || pg_catalog.substr(r, 1, 12) || pg_catalog.substr(r, 19, 8);
+		hex := pg_catalog.concat(time_hex, pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
 	END IF;
 	PERFORM pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
@@ -594,9 +633,12 @@ COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
 
 -- Strictly greater than the session's previous value, as the native's step:
 -- a clock ahead of the last value's millisecond gives the current time and
--- 80 fresh random bits; the same millisecond or a clock behind gives the
--- last value plus one over its 80 random bits, keeping its time; all ones
--- there moves to the next millisecond with fresh bits.
+-- 80 fresh random bits; the same millisecond gives the last value plus one
+-- over its 80 random bits, keeping its time; all ones there moves to the
+-- next millisecond with fresh bits.  A last value later than the clock is
+-- taken for one the session set (above), not followed: where the clock
+-- steps back by more than a millisecond, the edition starts again from the
+-- clock, and only the native's ids stay above those made before the step.
 CREATE FUNCTION gen_monotonic_ulid()
 RETURNS ulid
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
@@ -609,22 +651,27 @@ DECLARE
 	lo pg_catalog.int8;			-- the last 60
 	hex pg_catalog.text;
 BEGIN
-	IF last IS NOT NULL AND last <> '' THEN
-		last_ms := ('x' || pg_catalog.lpad(pg_catalog.left(last, 12), 16, '0'))::pg_catalog.bit(64)::pg_catalog.int8;
+	IF last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
+		last_ms := pg_catalog.concat('x0000', pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+		-- Later than the clock: not a value this function wrote (but for the
+		-- step into the next millisecond below, once in 2^80 ids), so absent.
+		IF last_ms OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8) THEN
+			last_ms := NULL;
+		END IF;
 	END IF;
-	IF last_ms IS NULL OR now_ms > last_ms THEN
-		hex := pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0') ||
-			pg_catalog.substr(r, 1, 12) || pg_catalog.substr(r, 19, 8);
+	IF last_ms IS NULL OR now_ms OPERATOR(pg_catalog.>) last_ms THEN
+		hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0'),
+								 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
 	ELSE
-		hi := ('x' || pg_catalog.lpad(pg_catalog.substr(last, 13, 5), 16, '0'))::pg_catalog.bit(64)::pg_catalog.int8;
-		lo := ('x' || pg_catalog.lpad(pg_catalog.substr(last, 18, 15), 16, '0'))::pg_catalog.bit(64)::pg_catalog.int8;
-		IF lo < 1152921504606846975 THEN			-- 2^60 - 1
-			lo := lo + 1;
-		ELSIF hi < 1048575 THEN					-- 2^20 - 1
-			hi := hi + 1;
+		hi := pg_catalog.concat('x00000000000', pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
+		lo := pg_catalog.concat('x0', pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
+		IF lo OPERATOR(pg_catalog.<) 1152921504606846975::pg_catalog.int8 THEN		-- 2^60 - 1
+			lo := lo OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+		ELSIF hi OPERATOR(pg_catalog.<) 1048575::pg_catalog.int8 THEN				-- 2^20 - 1
+			hi := hi OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
 			lo := 0;
-		ELSIF last_ms < 281474976710655 THEN	-- the last millisecond
-			last_ms := last_ms + 1;
+		ELSIF last_ms OPERATOR(pg_catalog.<) 281474976710655::pg_catalog.int8 THEN	-- the last millisecond
+			last_ms := last_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
 			hi := NULL;
 		ELSE
 			RAISE EXCEPTION USING
@@ -633,11 +680,11 @@ BEGIN
 				DETAIL = 'The last ulid generated is the largest possible value.';
 		END IF;
 		IF hi IS NULL THEN
-			hex := pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0') ||
-				pg_catalog.substr(r, 1, 12) || pg_catalog.substr(r, 19, 8);
+			hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0'),
+									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
 		ELSE
-			hex := pg_catalog.left(last, 12) || pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0') ||
-				pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
+			hex := pg_catalog.concat(pg_catalog.left(last, 12), pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0'),
+									 pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0'));
 		END IF;
 	END IF;
 	PERFORM pg_catalog.set_config('ulid.last_monotonic', hex, false);
@@ -691,5 +738,176 @@ COMMENT ON OPERATOR FAMILY ulid_ops USING btree IS 'B-tree operator family of ul
 COMMENT ON OPERATOR CLASS ulid_hash_ops USING hash IS 'default hash operator class for ulid';
 COMMENT ON OPERATOR FAMILY ulid_hash_ops USING hash IS 'hash operator family of ulid';
 
-$_pgtle_$
-);
+$_pgtle_$::pg_catalog.text AS script) s
+WHERE NOT EXISTS (SELECT FROM pgtle.available_extension_versions() v
+				  WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) '1.3');
+
+-- The update from 1.2 (ALTER EXTENSION ulid UPDATE), where 1.2 is
+-- registered: the functions whose bodies changed, as 1.3 has them, every
+-- operator qualified and the generators' states checked; no signature, type
+-- or stored value changes.  All but the type's I/O functions, ulid_in(text)
+-- and ulid_out(bytea), which pg_tle refuses to replace ("ALTER or REPLACE of
+-- pg_tle used datatype I/O function ... is not allowed"): an updated
+-- database keeps their 1.2 bodies, and ulid_out's "& 31" with them
+-- (docs/managed.md says how to get 1.3's instead).
+SELECT pgtle.install_update_path('ulid', '1.2', '1.3', $_pgtle_$
+CREATE OR REPLACE FUNCTION ulid_from_bytea(value pg_catalog.bytea)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	hex pg_catalog.text;
+BEGIN
+	IF pg_catalog.length(value) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_binary_representation',
+			MESSAGE = 'invalid length in external "ulid" value',
+			DETAIL = pg_catalog.format('Expected 16 bytes, got %s.', pg_catalog.length(value));
+	END IF;
+	-- A value of the type is made only by its input function; the canonical
+	-- UUID text is the cheapest form it reads.
+	hex := pg_catalog.encode(value, 'hex');
+	RETURN pg_catalog.concat_ws('-', pg_catalog.substr(hex, 1, 8), pg_catalog.substr(hex, 9, 4),
+								pg_catalog.substr(hex, 13, 4), pg_catalog.substr(hex, 17, 4),
+								pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_time_ms(ts pg_catalog.timestamptz)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	ms pg_catalog.int8;
+BEGIN
+	IF pg_catalog.isfinite(ts) THEN
+		-- EXTRACT gives a numeric: exact to the microsecond (date_part() a float8).
+		ms := pg_catalog.floor(EXTRACT(epoch FROM ts) OPERATOR(pg_catalog.*) 1000::pg_catalog.numeric);
+	END IF;
+	IF ms IS NULL OR ms OPERATOR(pg_catalog.<) 0 OR ms OPERATOR(pg_catalog.>) 281474976710655 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'datetime_field_overflow',
+			MESSAGE = 'timestamp out of range for type ulid',
+			DETAIL = 'A ulid holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
+	END IF;
+	RETURN ms;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_time(value ulid)
+RETURNS pg_catalog.timestamptz
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	b pg_catalog.bytea := value::pg_catalog.bytea;
+	ms pg_catalog.int8 := 0;
+BEGIN
+	FOR k IN 0 .. 5 LOOP
+		ms := (ms OPERATOR(pg_catalog.*) 256) OPERATOR(pg_catalog.+) pg_catalog.get_byte(b, k);
+	END LOOP;
+	-- Whole seconds, then the milliseconds: each exact in a float8, where
+	-- ms / 1000.0 is not (the time would be off by microseconds).
+	RETURN pg_catalog.to_timestamp((ms OPERATOR(pg_catalog./) 1000::pg_catalog.int8)::pg_catalog.float8)
+		OPERATOR(pg_catalog.+) pg_catalog.make_interval(secs =>
+			(ms OPERATOR(pg_catalog.%) 1000::pg_catalog.int8)::pg_catalog.float8
+				OPERATOR(pg_catalog./) 1000::pg_catalog.float8);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_min_at(ts pg_catalog.timestamptz)
+RETURNS ulid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+	SELECT @extschema@.ulid_from_bytea(pg_catalog.decode(
+		pg_catalog.lpad(pg_catalog.to_hex(@extschema@.ulid_time_ms(ts)), 12, '0') OPERATOR(pg_catalog.||) '00000000000000000000',
+		'hex'))
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_max_at(ts pg_catalog.timestamptz)
+RETURNS ulid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+	SELECT @extschema@.ulid_from_bytea(pg_catalog.decode(
+		pg_catalog.lpad(pg_catalog.to_hex(@extschema@.ulid_time_ms(ts)), 12, '0') OPERATOR(pg_catalog.||) 'ffffffffffffffffffff',
+		'hex'))
+$$;
+
+CREATE OR REPLACE FUNCTION ulid_generate_packed(ms pg_catalog.int8)
+RETURNS ulid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+	time_hex pg_catalog.text := pg_catalog.lpad(pg_catalog.to_hex(ms), 12, '0');
+	r pg_catalog.text := pg_catalog.replace(pg_catalog.gen_random_uuid()::pg_catalog.text, '-', '');
+	last pg_catalog.text := pg_catalog.current_setting('ulid.last_gen_ulid', true);
+	counter pg_catalog.int4;
+	hex pg_catalog.text;
+BEGIN
+	IF pg_catalog.left(last, 12) OPERATOR(pg_catalog.=) time_hex AND
+		last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
+		counter := pg_catalog.concat('x', pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
+		IF counter OPERATOR(pg_catalog.<) 65535 THEN
+			hex := pg_catalog.concat(time_hex, pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0'),
+									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 4));
+		END IF;
+	END IF;
+	IF hex IS NULL THEN
+		hex := pg_catalog.concat(time_hex, pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+	END IF;
+	PERFORM pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
+END
+$$;
+
+CREATE OR REPLACE FUNCTION gen_monotonic_ulid()
+RETURNS ulid
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+	now_ms pg_catalog.int8 := @extschema@.ulid_time_ms(pg_catalog.clock_timestamp());
+	r pg_catalog.text := pg_catalog.replace(pg_catalog.gen_random_uuid()::pg_catalog.text, '-', '');
+	last pg_catalog.text := pg_catalog.current_setting('ulid.last_monotonic', true);
+	last_ms pg_catalog.int8;
+	hi pg_catalog.int8;			-- the first 20 random bits
+	lo pg_catalog.int8;			-- the last 60
+	hex pg_catalog.text;
+BEGIN
+	IF last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
+		last_ms := pg_catalog.concat('x0000', pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+		-- Later than the clock: not a value this function wrote (but for the
+		-- step into the next millisecond below, once in 2^80 ids), so absent.
+		IF last_ms OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8) THEN
+			last_ms := NULL;
+		END IF;
+	END IF;
+	IF last_ms IS NULL OR now_ms OPERATOR(pg_catalog.>) last_ms THEN
+		hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0'),
+								 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+	ELSE
+		hi := pg_catalog.concat('x00000000000', pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
+		lo := pg_catalog.concat('x0', pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
+		IF lo OPERATOR(pg_catalog.<) 1152921504606846975::pg_catalog.int8 THEN		-- 2^60 - 1
+			lo := lo OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+		ELSIF hi OPERATOR(pg_catalog.<) 1048575::pg_catalog.int8 THEN				-- 2^20 - 1
+			hi := hi OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+			lo := 0;
+		ELSIF last_ms OPERATOR(pg_catalog.<) 281474976710655::pg_catalog.int8 THEN	-- the last millisecond
+			last_ms := last_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+			hi := NULL;
+		ELSE
+			RAISE EXCEPTION USING
+				ERRCODE = 'sequence_generator_limit_exceeded',
+				MESSAGE = 'no ulid is greater than the last one generated',
+				DETAIL = 'The last ulid generated is the largest possible value.';
+		END IF;
+		IF hi IS NULL THEN
+			hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0'),
+									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+		ELSE
+			hex := pg_catalog.concat(pg_catalog.left(last, 12), pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0'),
+									 pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0'));
+		END IF;
+	END IF;
+	PERFORM pg_catalog.set_config('ulid.last_monotonic', hex, false);
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
+END
+$$;
+$_pgtle_$)
+WHERE pg_catalog.to_regprocedure('pgtle."ulid--1.2--1.3.sql"()') IS NULL
+	AND EXISTS (SELECT FROM pgtle.available_extension_versions() v
+				WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) '1.2');
+
+SELECT pgtle.set_default_version('ulid', '1.3');
