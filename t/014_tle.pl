@@ -582,6 +582,61 @@ is($managed->safe_psql('fresh_13', q{SELECT count(*) FROM pgtle.available_extens
 	'1', 'tle/ulid.sql run again where 1.3 is registered changes nothing');
 
 ##
+## 7b. Under a database owner's planted operators and functions.
+##
+
+# As t/015 does to the native extension: alice owns a database where a
+# superuser registered the edition and made the type; she makes rows and
+# plants t/hostile.sql's traps in public; then a superuser with the default
+# search_path prints, reads, casts, compares and generates ids.  No trap may
+# run in 1.3.  The contrast: the 1.2 edition (tle/ulid--1.2.sql), where
+# printing an id ran alice's bigint & integer and made her a superuser.
+my $hostile_recorded = q{
+	SELECT pg_catalog.format('%s calls%s%s',
+		(SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM public.hijacked),
+		coalesce(': ' || (SELECT string_agg(DISTINCT trap, ', ') FROM public.hijacks), ''),
+		(SELECT CASE WHEN rolsuper THEN ', alice is a superuser' ELSE '' END FROM pg_roles WHERE rolname = 'alice'))};
+my $uses = q{
+	SELECT id FROM t ORDER BY id;
+	SELECT id::text, id::uuid, id::bytea, ulid_time(id), id::timestamptz FROM t;
+	SELECT '01563df3-6481-d676-4c61-efb99302bd5b'::uuid::ulid, '\x01563df36481d6764c61efb99302bd5b'::bytea::ulid;
+	SELECT 'not a ulid'::ulid;
+	SELECT ulid_min_at(now()), ulid_max_at(now()), ulid_from_time(now()), now()::ulid;
+	SELECT gen_ulid(), gen_ulid(now()), gen_monotonic_ulid(), gen_monotonic_ulid(), ulid_monotonic_scope();
+	SELECT min(id), max(id), count(*) FILTER (WHERE id < gen_ulid()) FROM t;
+	SELECT a.id = b.id, a.id <> b.id, a.id < b.id, a.id <= b.id, a.id >= b.id, a.id > b.id FROM t a, t b;
+	SELECT * FROM t WHERE id = (SELECT max(id) FROM t);
+	INSERT INTO t DEFAULT VALUES;
+	COPY t TO STDOUT;
+};
+$managed->safe_psql('postgres', 'CREATE ROLE alice LOGIN');
+for my $case ([ 'hostile_13', $install, '1.3' ], [ 'hostile_12', slurp_file("$root/tle/ulid--1.2.sql"), '1.2' ])
+{
+	my ($db, $script, $version) = @$case;
+	$managed->safe_psql('postgres', "CREATE DATABASE $db OWNER alice");
+	$managed->safe_psql($db, 'CREATE EXTENSION pg_tle');
+	$managed->safe_psql($db, $script);
+	$managed->safe_psql($db, "CREATE EXTENSION ulid VERSION '$version'; ALTER SCHEMA public OWNER TO alice");
+	my $alice = $managed->connstr($db) . ' user=alice';
+	$managed->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $alice, '-c',
+		'CREATE TABLE t (id ulid PRIMARY KEY DEFAULT gen_ulid()); INSERT INTO t SELECT FROM generate_series(1, 20)' ],
+		"$version: alice makes a table of ids");
+	$managed->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $alice, '-f', "$FindBin::RealBin/hostile.sql" ],
+		"$version: alice plants her traps in public");
+	$managed->psql($db, $uses);
+	if ($version eq '1.3')
+	{
+		is($managed->safe_psql($db, $hostile_recorded), '0 calls',
+			'1.3: a superuser prints, reads, casts, compares and generates ids: no trap runs');
+	}
+	else
+	{
+		like($managed->safe_psql($db, $hostile_recorded), qr/operator &\(bigint, integer\).*alice is a superuser$/,
+			'the contrast, 1.2: printing an id ran alice\'s bigint & integer, and she is a superuser');
+	}
+}
+
+##
 ## 8. The in-place switch, once the provider installs the native extension.
 ##
 
