@@ -1,12 +1,13 @@
-# A bounded soak: pgbench's 8 clients insert with gen_ulid() and
+# A bounded soak: 8 pgbench clients insert with gen_ulid() and
 # gen_monotonic_ulid() (cluster-wide: the library is preloaded), read by key
 # and by time window, update and delete by key; midway a CHECKPOINT and a
 # kill -9 of one client's backend, which crash-restarts the server; then a
 # second pgbench run after the restart.  Each client writes down every key it
 # changes twice: before its COMMIT (pending) and after the COMMIT returned
 # (done).  At the end the table is exactly what that log says, amcheck finds
-# nothing, no key is there twice, and neither the server nor pgbench reported
-# an error other than the crash's.
+# nothing, no key is there twice, and neither the server nor any client
+# reported an error other than the crash's.  Each client is a pgbench of its
+# own, so that what it says is read apart from what the others say.
 #
 # ULID_SOAK_SECONDS (default 20) is pgbench's time, half before the crash and
 # half after it.
@@ -105,21 +106,21 @@ my %scripts = (
 	insert_ulid => [
 		25, q{
 BEGIN;
-INSERT INTO soak (id, ref, client, note) VALUES (gen_ulid(), gen_monotonic_ulid(), :client_id, repeat('u', :client_id * 10))
+INSERT INTO soak (id, ref, client, note) VALUES (gen_ulid(), gen_monotonic_ulid(), :client, repeat('u', :client * 10))
   RETURNING id, version, ref \gset
-\shell echo :phase :client_id insert pending :id :version :ref >> :log
+\shell echo :phase :client insert pending :id :version :ref >> :log
 COMMIT;
-\shell echo :phase :client_id insert done :id :version :ref >> :log
+\shell echo :phase :client insert done :id :version :ref >> :log
 }
 	],
 	insert_monotonic => [
 		25, q{
 BEGIN;
-INSERT INTO soak (id, ref, client, note) VALUES (gen_monotonic_ulid(), gen_ulid(), :client_id, repeat('m', :client_id * 10))
+INSERT INTO soak (id, ref, client, note) VALUES (gen_monotonic_ulid(), gen_ulid(), :client, repeat('m', :client * 10))
   RETURNING id, version, ref \gset
-\shell echo :phase :client_id insert pending :id :version :ref >> :log
+\shell echo :phase :client insert pending :id :version :ref >> :log
 COMMIT;
-\shell echo :phase :client_id insert done :id :version :ref >> :log
+\shell echo :phase :client insert done :id :version :ref >> :log
 }
 	],
 	# A row found by its key is found again by its ref, and only it.
@@ -167,11 +168,11 @@ SELECT count(*) AS hit, coalesce(max(id)::text, '-') AS id, coalesce(max(version
 	coalesce(max(ref)::text, '-') AS ref
 FROM u \\gset
 \\if :hit
-\\shell echo :phase :client_id update pending :id :version :ref >> :log
+\\shell echo :phase :client update pending :id :version :ref >> :log
 \\endif
 COMMIT;
 \\if :hit
-\\shell echo :phase :client_id update done :id :version :ref >> :log
+\\shell echo :phase :client update done :id :version :ref >> :log
 \\endif
 }
 	],
@@ -184,11 +185,11 @@ WITH d AS (
 	RETURNING id)
 SELECT count(*) AS hit, coalesce(max(id)::text, '-') AS id FROM d \\gset
 \\if :hit
-\\shell echo :phase :client_id delete pending :id - - >> :log
+\\shell echo :phase :client delete pending :id - - >> :log
 \\endif
 COMMIT;
 \\if :hit
-\\shell echo :phase :client_id delete done :id - - >> :log
+\\shell echo :phase :client delete done :id - - >> :log
 \\endif
 }
 	]);
@@ -201,25 +202,72 @@ for my $name (sort keys %scripts)
 	push @script_args, '-f', "$file\@$weight";
 }
 
-# pgbench's command line for one phase; the same options from 15 to 19.
-# Its connections are named soak_pgbench (PGAPPNAME, set where it is
-# started), so that a backend of one of its clients can be found in
+# One client's pgbench command line in one phase; the same options from 15 to
+# 19.  Each client is a pgbench of its own, with one thread (-c 1 -j 1), and
+# the variable client is its number, 0 to 7, which the scripts write down.
+# One pgbench with several threads would not do: it writes a message's
+# "pgbench:" prefix and its text in separate writes, so its threads'
+# messages cut into each other's lines as the scheduler pleases; a stderr
+# with one writer holds whole lines in the order they were written.  The
+# connections are named soak_pgbench (PGAPPNAME, set where they are
+# started), so that a backend of one of the clients can be found in
 # pg_stat_activity.
 sub pgbench_command
 {
-	my ($phase, $duration) = @_;
+	my ($phase, $client, $duration) = @_;
 	return [
 		'pgbench', '-n',
-		'-c', $clients,
-		'-j', 2,
+		'-c', 1,
+		'-j', 1,
 		'-T', $duration,
 		'-h', $node->host,
 		'-p', $node->port,
 		'-D', "phase=$phase",
+		'-D', "client=$client",
 		'-D', "log=$log",
 		'-D', 'span=' . (1000 * $seconds + 2000),
 		@script_args, 'postgres'
 	];
+}
+
+# Starts the pgbench of each client for one phase; returns, for each, its
+# number, the harness, and what it writes to stdout and to stderr.
+sub start_clients
+{
+	my ($phase, $duration) = @_;
+	local $ENV{PGAPPNAME} = 'soak_pgbench';
+	my @run;
+	for my $client (0 .. $clients - 1)
+	{
+		my $c = { client => $client, out => '', err => '' };
+		$c->{run} = IPC::Run::start(pgbench_command($phase, $client, $duration),
+			'>', \$c->{out}, '2>', \$c->{err});
+		push @run, $c;
+	}
+	return @run;
+}
+
+# Waits for each pgbench of a phase to end and notes its wait status.
+sub finish_clients
+{
+	for my $c (@_)
+	{
+		$c->{run}->finish;
+		$c->{status} = $c->{run}->full_result(0);
+	}
+}
+
+# The sum over the clients of a number in pgbench's summary.
+sub summed
+{
+	my ($what, @run) = @_;
+	my $sum = 0;
+	for my $c (@run)
+	{
+		my ($n) = $c->{out} =~ /\Q$what\E: (\d+)/;
+		$sum += $n // 0;
+	}
+	return $sum;
 }
 
 # The log's lines of one phase.
@@ -231,22 +279,20 @@ sub phase_lines
 
 # --- phase 1: CHECKPOINT, then kill -9 of a client's backend -------------
 my $start = time;
-my ($out1, $err1) = ('', '');
 # -T is only a bound here: the crash ends this run.
-my $run1 = do
-{
-	local $ENV{PGAPPNAME} = 'soak_pgbench';
-	IPC::Run::start(pgbench_command(1, 60 + 10 * $seconds),
-		'>', \$out1, '2>', \$err1);
-};
+my @run1 = start_clients(1, 60 + 10 * $seconds);
 
 sub wait_until
 {
 	my ($at, $min_done) = @_;
 	while (time < $at || grep(/ done /, phase_lines(1)) < $min_done)
 	{
-		die "pgbench stopped early:\n$err1" unless $run1->pumpable;
-		$run1->pump_nb;
+		for my $c (@run1)
+		{
+			die "the pgbench of client $c->{client} stopped early:\n$c->{err}"
+			  unless $c->{run}->pumpable;
+			$c->{run}->pump_nb;
+		}
 		usleep(100_000);
 	}
 }
@@ -265,8 +311,7 @@ ORDER BY state = 'idle', random() LIMIT 1});
 die "no pgbench backend found" unless $victim =~ /^\d+$/;
 my $crash_offset = -s $node->logfile;
 kill 'KILL', $victim or die "kill -9 $victim: $!";
-$run1->finish;
-my $status1 = $run1->full_result(0) >> 8;
+finish_clients(@run1);
 $node->wait_for_log(qr/database system is ready to accept connections/,
 	$crash_offset);
 my $ready_offset = -s $node->logfile;
@@ -278,16 +323,22 @@ ok( $node->log_contains(
 		$crash_offset),
 	"phase 1: kill -9 of backend $victim after a CHECKPOINT: crash restart");
 
-# pgbench stops every client at its first error; the crash ends every
-# connection, so each of the 8 clients must have stopped, and nothing but
-# the lost connection may be said.  pgbench's two threads write a message's
-# "pgbench:" prefix and its text separately, so two threads' messages can
-# interleave ("pgbench:pgbench: error: client 2 aborted ...", then the other
-# thread's " error: client 4 aborted ..." on a line of its own), and one
-# thread's "error: " can precede the other's server message ("pgbench:
-# error: WARNING:  terminating connection ...", its own text "client 4
-# aborted ..." then on the next line): each line is read without the
-# "pgbench:" and "error:" prefixes and blanks it starts with.
+# pgbench stops a client at its first error, and the crash ends every
+# connection: each client's pgbench must have exited with status 2 (its
+# client aborted), having said once that its client (client 0, to a pgbench
+# of one client) aborted because the connection was lost, and said nothing
+# else but the crash's messages.  Each of these stderrs has one writer, so
+# its lines are whole and in order, however the pgbenches were scheduled; a
+# line is read without the "pgbench: error: " before pgbench's own messages
+# and the tab before the continuation lines of libpq's.  An abort for any
+# other reason (an ERROR from soak_assert(), a \gset that found no row, a
+# \shell that failed) or any other message fails the check.
+my $connection_lost = join '|',
+  'perhaps the backend died while processing',
+  'SQL command send failed',
+  'server closed the connection unexpectedly',
+  'no connection to the server',
+  'could not (?:send data to|receive data from) server: .*';
 my @crash_messages = (
 	qr/^Run was aborted; the above results are incomplete\.$/,
 	qr/^WARNING:  terminating connection because of crash of another server process$/,
@@ -297,49 +348,52 @@ my @crash_messages = (
 	qr/^This probably means the server terminated abnormally$/,
 	qr/^before or while processing the request\.$/,
 	qr/^$/);
-my %aborted;
-my @other1;
-for my $line (split /\n/, $err1)
+my @wrong1;
+for my $c (@run1)
 {
-	(my $text = $line) =~ s/^(?:\s*pgbench:)*\s*(?:error:\s*)?//;
-	if ($text =~ /^client (\d+) (?:script \d+ )?aborted\b/)
+	my ($aborted, $other) = (0, 0);
+	for my $line (split /\n/, $c->{err})
 	{
-		$aborted{$1}++;
+		(my $text = $line) =~ s/^(?:pgbench: (?:error: )?)?\s*//;
+		if ($text =~
+			/^client 0 (?:aborted in command \d+ \(SQL\) of script \d+; |script \d+ aborted in command \d+ query \d+: )(?:$connection_lost)$/
+		  )
+		{
+			$aborted++;
+		}
+		elsif (!grep { $text =~ $_ } @crash_messages)
+		{
+			$other++;
+		}
 	}
-	elsif (!grep { $text =~ $_ } @crash_messages)
-	{
-		push @other1, $line;
-	}
+	push @wrong1, $c unless $c->{status} == 2 << 8 && $aborted == 1 && !$other;
 }
-ok( $status1 == 2
-	  && keys(%aborted) == $clients
-	  && !grep({ $_ != 1 } values %aborted)
-	  && !@other1,
-	"phase 1: pgbench lost its $clients clients to the crash (exit status $status1) and reported nothing else"
-) or diag "stderr:\n$err1";
+ok(!@wrong1,
+	"phase 1: each of the $clients clients lost its connection to the crash (exit status 2), said so once and reported nothing else"
+  )
+  or diag map { "client $_->{client}: wait status $_->{status}, stderr:\n$_->{err}\n" } @wrong1;
 
 my @lines1 = phase_lines(1);
 my $done1 = grep { / done / } @lines1;
-my ($tx1) = $out1 =~ /number of transactions actually processed: (\d+)/;
 diag sprintf(
-	"phase 1: %.1f s, %s transactions, %d changes written down done, %d pending only",
-	$phase1_time, $tx1 // '?', $done1, @lines1 - 2 * $done1);
+	"phase 1: %.1f s, %d transactions, %d changes written down done, %d pending only",
+	$phase1_time, summed('number of transactions actually processed', @run1),
+	$done1, @lines1 - 2 * $done1);
 
 # --- phase 2: after the restart, a run without a single error ------------
 my $start2 = time;
-my ($out2, $err2) = ('', '');
-{
-	local $ENV{PGAPPNAME} = 'soak_pgbench';
-	IPC::Run::run(pgbench_command(2, $seconds - $half),
-		'>', \$out2, '2>', \$err2);
-}
-my $status2 = $? >> 8;
-my ($tx2) = $out2 =~ /number of transactions actually processed: (\d+)/;
-$tx2 //= 0;
-my ($failed2) = $out2 =~ /number of failed transactions: (\d+)/;
-ok( $status2 == 0 && $err2 eq '' && $tx2 > 0 && ($failed2 // 0) == 0,
-	"phase 2: pgbench ran $tx2 transactions after the restart, no error")
-  or diag "exit status $status2\nstdout:\n$out2\nstderr:\n$err2";
+my @run2 = start_clients(2, $seconds - $half);
+finish_clients(@run2);
+my $tx2 = summed('number of transactions actually processed', @run2);
+my @wrong2 = grep {
+	     $_->{status} != 0
+	  || $_->{err} ne ''
+	  || $_->{out} !~ /number of transactions actually processed: \d+/
+	  || $_->{out} =~ /number of failed transactions: [1-9]/
+} @run2;
+ok(!@wrong2 && $tx2 > 0,
+	"phase 2: the $clients clients ran $tx2 transactions after the restart, no error")
+  or diag map { "client $_->{client}: wait status $_->{status}\nstdout:\n$_->{out}\nstderr:\n$_->{err}\n" } @wrong2;
 diag sprintf("phase 2: %.1f s", time - $start2);
 
 # --- amcheck -------------------------------------------------------------
