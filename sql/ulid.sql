@@ -212,7 +212,13 @@ CREATE OPERATOR > (
 -- the same-type C functions compare a ulid with a uuid.  The operators are
 -- members of the ulid btree and hash families below, so an index on a ulid
 -- column serves uuid-typed parameters, and ulid and uuid columns join by
--- hash and merge joins and reference each other in foreign keys.
+-- hash joins and reference each other in foreign keys.  The cross-type =
+-- does not MERGE: a mergejoinable join clause becomes an equivalence class
+-- of its btree families, ulid's alone, and the planner then offers it to no
+-- index of core's uuid_ops (nor asks ulid_uuid_support about one), so the
+-- join of a converted key with a uuid column not yet converted would lose
+-- the index on the uuid side: a nested loop on it is worth more than merge
+-- joins between the two types.
 
 -- Planner support: lets an index on a uuid column serve a comparison with a
 -- ulid value (see ulid.c).
@@ -317,7 +323,7 @@ CREATE OPERATOR = (
 	LEFTARG = ulid, RIGHTARG = pg_catalog.uuid, PROCEDURE = ulid_uuid_eq,
 	COMMUTATOR = =, NEGATOR = <>,
 	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel,
-	HASHES, MERGES
+	HASHES
 );
 
 CREATE OPERATOR <> (
@@ -354,7 +360,7 @@ CREATE OPERATOR = (
 	LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, PROCEDURE = uuid_ulid_eq,
 	COMMUTATOR = =, NEGATOR = <>,
 	RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel,
-	HASHES, MERGES
+	HASHES
 );
 
 CREATE OPERATOR <> (
@@ -642,9 +648,9 @@ FOR TYPE ulid USING brin AS
 STORAGE ulid;
 
 -- The ulid btree family also holds uuid's own comparison members and the
--- cross-type ones, so that each pair of its types is complete: merge joins,
--- foreign keys and IN (subquery) between ulid and uuid look up the
--- (uuid, uuid) members in the same family.
+-- cross-type ones, so that each pair of its types is complete: foreign keys
+-- and IN (subquery) between ulid and uuid look up the (uuid, uuid) members
+-- in the same family.
 ALTER OPERATOR FAMILY ulid_ops USING btree ADD
 	OPERATOR 1 < (ulid, pg_catalog.uuid),
 	OPERATOR 2 <= (ulid, pg_catalog.uuid),
@@ -1057,7 +1063,7 @@ COMMENT ON FUNCTION ulid_check_defaults() IS
 'event trigger function: warns when a ulid column gets a default that generates uuids';
 
 CREATE EVENT TRIGGER ulid_check_defaults ON ddl_command_end
-	WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE')
+	WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'CREATE SCHEMA')
 	EXECUTE FUNCTION ulid_check_defaults();
 
 COMMENT ON EVENT TRIGGER ulid_check_defaults IS

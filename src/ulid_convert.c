@@ -113,9 +113,10 @@ is_known_uuid_generator(Oid funcid)
 static Node *
 under_cast(Node *expr, Oid type)
 {
-	while (expr != NULL && IsA(expr, RelabelType))
+	while (expr != NULL && (IsA(expr, RelabelType) || IsA(expr, CoerceToDomain)))
 	{
-		expr = (Node *) ((RelabelType *) expr)->arg;
+		expr = IsA(expr, RelabelType) ? (Node *) ((RelabelType *) expr)->arg :
+			(Node *) ((CoerceToDomain *) expr)->arg;
 		if (exprType(expr) == type)
 			return expr;
 	}
@@ -652,9 +653,12 @@ statement_sets_defaults(Node *parsetree, List **columns)
 	/*
 	 * Any CREATE TABLE: by ddl_command_end its statement no longer shows
 	 * whether a LIKE copied defaults (the parse tree has been transformed in
-	 * place on some majors), so it is not used to skip the check.
+	 * place on some majors), so it is not used to skip the check.  CREATE
+	 * SCHEMA may hold CREATE TABLEs: the trigger sees only the CREATE SCHEMA,
+	 * and the tables among the commands it reports.
 	 */
-	if (IsA(parsetree, CreateStmt) || IsA(parsetree, CreateForeignTableStmt))
+	if (IsA(parsetree, CreateStmt) || IsA(parsetree, CreateForeignTableStmt) ||
+		IsA(parsetree, CreateSchemaStmt))
 		return true;
 	if (!IsA(parsetree, AlterTableStmt))
 		return false;
@@ -717,7 +721,9 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 			bool		named = columns == NIL;
 			char	   *table;
 
-			if (att->attisdropped || att->atttypid != ulid_type || !att->atthasdef)
+			/* a ulid column, or one of a domain over ulid */
+			if (att->attisdropped || !att->atthasdef ||
+				(att->atttypid != ulid_type && getBaseType(att->atttypid) != ulid_type))
 				continue;
 			foreach(c, columns)
 				named |= strcmp(lfirst(c), name) == 0;
@@ -737,8 +743,12 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 						   name, RelationGetRelationName(rel)),
 					errdetail("The default %s returns uuid values, which the cast to ulid keeps byte for byte: their ulid_time() is not the time of the insert.",
 							  default_text(rel, uuid_expr)),
+					/* ulid_convert_column() takes no column of a domain */
+					att->atttypid == ulid_type ?
 					errhint("Replace it: SELECT * FROM ulid_convert_column(%s, %s), or ALTER TABLE %s ALTER COLUMN %s SET DEFAULT gen_ulid().",
 							quote_literal_cstr(table), quote_literal_cstr(name),
+							table, quote_identifier(name)) :
+					errhint("Replace it: ALTER TABLE %s ALTER COLUMN %s SET DEFAULT gen_ulid().",
 							table, quote_identifier(name)));
 		}
 		relation_close(rel, AccessShareLock);

@@ -285,6 +285,14 @@ CREATE TABLE conv_warn_alter (id ulid, n int);
 ALTER TABLE conv_warn_alter ALTER COLUMN id SET DEFAULT gen_random_uuid();
 ALTER TABLE conv_warn_alter ADD COLUMN other ulid DEFAULT gen_random_uuid();
 CREATE TABLE conv_warn_like (LIKE conv_warn_create INCLUDING DEFAULTS);
+-- A table made inside CREATE SCHEMA, and a column of a domain over ulid.
+CREATE SCHEMA conv_warn_schema CREATE TABLE embedded (id ulid DEFAULT gen_random_uuid());
+CREATE DOMAIN conv_ulid_domain AS ulid CHECK (VALUE IS NOT NULL);
+CREATE TABLE conv_warn_domain (id conv_ulid_domain DEFAULT gen_random_uuid());
+CREATE TABLE conv_quiet_domain (id conv_ulid_domain DEFAULT gen_ulid());
+DROP SCHEMA conv_warn_schema CASCADE;
+DROP TABLE conv_warn_domain, conv_quiet_domain;
+DROP DOMAIN conv_ulid_domain;
 -- A partition inherits its parent's default, and is warned about.
 CREATE TABLE conv_warn_parts (id ulid DEFAULT gen_random_uuid(), k int) PARTITION BY LIST (k);
 CREATE TABLE conv_warn_parts_1 PARTITION OF conv_warn_parts FOR VALUES IN (1);

@@ -87,6 +87,9 @@ SELECT count(*) AS uuid_in_ulid_subquery FROM legacy WHERE u IN (SELECT id FROM 
 SET enable_mergejoin = off; SET enable_nestloop = off;
 SELECT pg_temp.plan_has('SELECT * FROM orders JOIN legacy ON id = u', 'Hash Join') AS hash_join,
 	(SELECT count(*) FROM orders JOIN legacy ON id = u) AS rows;
+-- No merge join of the two types (the cross-type = does not MERGE, so that
+-- the nested loops below exist): asked for one alone, the planner takes
+-- another method, with the same rows.
 SET enable_hashjoin = off; SET enable_mergejoin = on;
 SELECT pg_temp.plan_has('SELECT * FROM orders JOIN legacy ON id = u', 'Merge Join') AS merge_join,
 	(SELECT count(*) FROM orders JOIN legacy ON id = u) AS rows;
@@ -95,6 +98,38 @@ SELECT pg_temp.plan_has('SELECT * FROM orders JOIN legacy ON u = id', 'Merge Joi
 SET enable_mergejoin = off; SET enable_nestloop = on;
 SELECT pg_temp.plan_has('SELECT * FROM orders JOIN legacy ON id = u', 'Nested Loop') AS nested_loop,
 	(SELECT count(*) FROM orders JOIN legacy ON id = u) AS rows;
+-- A nested loop over the index of either side, as for a key converted while
+-- the column that references it is not (or the other way round): the ulid
+-- key's index for a uuid value, and the uuid key's index (core's uuid_ops,
+-- through ulid_uuid_support) for a ulid value, either way round.  (Were the
+-- cross-type = mergejoinable, the join clause would be an equivalence class
+-- of ulid's family alone, never offered to a uuid_ops index: a Join Filter
+-- over all of legacy.)
+SELECT pg_temp.plan_has('SELECT * FROM orders o JOIN legacy l ON l.u = o.id WHERE o.n = 8',
+		'Index Cond: (u = (o.id)::uuid)') AS uuid_key_serves_ulid,
+	pg_temp.plan_has('SELECT * FROM orders o JOIN legacy l ON o.id = l.u WHERE o.n = 8',
+		'Index Cond: (u = (o.id)::uuid)') AS uuid_key_serves_ulid_commuted,
+	(SELECT count(*) FROM orders o JOIN legacy l ON l.u = o.id WHERE o.n = 8) AS rows;
+SELECT pg_temp.plan_has('SELECT * FROM legacy l JOIN orders o ON o.id = l.u WHERE l.n = 8',
+		'Index Cond: (id = l.u)') AS ulid_key_serves_uuid,
+	(SELECT count(*) FROM legacy l JOIN orders o ON o.id = l.u WHERE l.n = 8) AS rows;
+-- A uuid column referencing the ulid key (a child not yet converted), and a
+-- ulid column referencing the uuid key: the referencing column's index
+-- serves the join from the key's side too.
+CREATE TABLE uuid_child (r uuid REFERENCES orders (id));
+CREATE INDEX uuid_child_r ON uuid_child (r);
+INSERT INTO uuid_child SELECT id::uuid FROM orders, generate_series(1, 3);
+CREATE TABLE ulid_child (r ulid REFERENCES legacy (u));
+CREATE INDEX ulid_child_r ON ulid_child (r);
+INSERT INTO ulid_child SELECT u FROM legacy, generate_series(1, 3);
+ANALYZE uuid_child, ulid_child;
+SELECT pg_temp.plan_has('SELECT * FROM orders o JOIN uuid_child c ON c.r = o.id WHERE o.n = 8',
+		'Index Cond: (r = (o.id)::uuid)') AS uuid_child_index,
+	(SELECT count(*) FROM orders o JOIN uuid_child c ON c.r = o.id WHERE o.n = 8) AS rows;
+SELECT pg_temp.plan_has('SELECT * FROM legacy l JOIN ulid_child c ON c.r = l.u WHERE l.n = 8',
+		'Index Cond: (r = l.u)') AS ulid_child_index,
+	(SELECT count(*) FROM legacy l JOIN ulid_child c ON c.r = l.u WHERE l.n = 8) AS rows;
+DROP TABLE uuid_child, ulid_child;
 RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_nestloop;
 
 --
