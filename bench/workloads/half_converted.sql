@@ -1,7 +1,7 @@
 -- A key converted to ulid while the column that references it is still
 -- uuid (and the other way round): a parent's children found by a nested
 -- loop over the child's index, against the same join before conversion.
--- Each table pair is :N parents with 5 children each; each transaction
+-- Each table pair is :N / 10 parents with 5 children each; each transaction
 -- joins a random parent, by its name, to its children, or a random child to
 -- its parent (pgbench, one client).
 -- cluster: plain
@@ -14,7 +14,7 @@ CREATE TABLE IF NOT EXISTS hc_parent_ulid (id ulid PRIMARY KEY, name int UNIQUE)
 CREATE TABLE IF NOT EXISTS hc_child_uuid2 (cid bigserial PRIMARY KEY, pid uuid REFERENCES hc_parent_ulid);
 CREATE TABLE IF NOT EXISTS hc_parent_uuid2 (id uuid PRIMARY KEY, name int UNIQUE);
 CREATE TABLE IF NOT EXISTS hc_child_ulid (cid bigserial PRIMARY KEY, pid ulid REFERENCES hc_parent_uuid2);
-INSERT INTO hc_parent_uuid SELECT gen_ulid(now() - i * interval '1 second')::uuid, i FROM generate_series(1, :N) i
+INSERT INTO hc_parent_uuid SELECT gen_ulid(now() - i * interval '1 second')::uuid, i FROM generate_series(1, :N / 10) i
 	WHERE NOT EXISTS (SELECT FROM hc_parent_uuid);
 INSERT INTO hc_child_uuid (pid) SELECT id FROM hc_parent_uuid, generate_series(1, 5)
 	WHERE NOT EXISTS (SELECT FROM hc_child_uuid);
@@ -36,22 +36,22 @@ SELECT plan_of('SELECT * FROM hc_parent_ulid p JOIN hc_child_uuid2 c ON c.pid = 
 -- @check
 SELECT plan_of('SELECT * FROM hc_child_ulid c JOIN hc_parent_uuid2 p ON p.id = c.pid WHERE c.cid = 77') LIKE '%Index Cond: (id = (c.pid)::uuid)%';
 
--- @case parent to children: uuid key, uuid child
+-- @case uuid key to uuid children
 -- @timed
-\set i random(1, :N)
+\set i random(1, :N / 10)
 SELECT c.cid FROM hc_parent_uuid p JOIN hc_child_uuid c ON c.pid = p.id WHERE p.name = :i;
 
--- @case parent converted: ulid key, uuid child vs parent to children: uuid key, uuid child
+-- @case ulid key to uuid children vs uuid key to uuid children
 -- @timed
-\set i random(1, :N)
+\set i random(1, :N / 10)
 SELECT c.cid FROM hc_parent_ulid p JOIN hc_child_uuid2 c ON c.pid = p.id WHERE p.name = :i;
 
--- @case child to parent: uuid child, uuid key
+-- @case uuid child to uuid key
 -- @timed
-\set i random(1, 5 * :N)
+\set i random(1, :N / 2)
 SELECT p.name FROM hc_child_uuid c JOIN hc_parent_uuid p ON p.id = c.pid WHERE c.cid = :i;
 
--- @case child converted: ulid child, uuid key vs child to parent: uuid child, uuid key
+-- @case ulid child to uuid key vs uuid child to uuid key
 -- @timed
-\set i random(1, 5 * :N)
+\set i random(1, :N / 2)
 SELECT p.name FROM hc_child_ulid c JOIN hc_parent_uuid2 p ON p.id = c.pid WHERE c.cid = :i;
