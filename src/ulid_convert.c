@@ -677,7 +677,13 @@ statement_sets_defaults(Node *parsetree, List **columns)
 /*
  * Warn about each ulid column, of the tables the command created or altered,
  * whose default is a uuid generator cast to ulid.  columns, if not NIL,
- * limits the check to the columns the statement named.
+ * limits the check to the columns the statement named.  A column that a
+ * CREATE TABLE took from a parent (INHERITS, PARTITION OF) and does not
+ * declare itself has the parent's default, which was warned about where it
+ * was set, and whose hint converts the inheriting tables too: once a
+ * default, not once a table.  (pg_restore makes an inheriting table, then
+ * sets its inherited column's default again with ALTER TABLE ONLY: that one
+ * warning is its column's.)
  */
 static void
 warn_uuid_defaults(Oid ulid_type, List *columns)
@@ -725,6 +731,8 @@ warn_uuid_defaults(Oid ulid_type, List *columns)
 			if (att->attisdropped || !att->atthasdef ||
 				(att->atttypid != ulid_type && getBaseType(att->atttypid) != ulid_type))
 				continue;
+			if (columns == NIL && !att->attislocal)
+				continue;		/* inherited by CREATE TABLE */
 			foreach(c, columns)
 				named |= strcmp(lfirst(c), name) == 0;
 			if (!named)

@@ -11,6 +11,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run ();
 
 my $node = PostgreSQL::Test::Cluster->new('dump');
 $node->init;
@@ -143,6 +144,30 @@ is( $node->safe_psql('restored', "SET enable_seqscan = off; $gin_query"),
 is( $node->safe_psql('restored', 'SELECT count(*) FROM linked'),
 	$node->safe_psql('source', 'SELECT count(*) FROM linked'),
 	'restored view comparing ulid with uuid gives the same rows');
+
+# The event trigger warns once for each column default that generates uuids,
+# not once for each statement that leaves it: pg_restore makes a table that
+# inherits one (INHERITS) and then sets the inherited column's default again
+# (ALTER TABLE ONLY ... SET DEFAULT), and makes a partition as a table of its
+# own before attaching it.  (1.2 warned twice for the inheriting table.)
+$node->safe_psql('postgres', 'CREATE DATABASE warned');
+($ret, $out, $err) = $node->psql('warned', q{
+	CREATE EXTENSION ulid;
+	CREATE TABLE parent (id ulid DEFAULT gen_random_uuid(), n int);
+	CREATE TABLE child (x int) INHERITS (parent);
+	CREATE TABLE part (id ulid DEFAULT gen_random_uuid(), k int) PARTITION BY LIST (k);
+	CREATE TABLE part1 PARTITION OF part FOR VALUES IN (1)});
+my @made = $err =~ /default of ulid column "id" of table "(\w+)" generates uuids/g;
+is(join(' ', @made), 'parent part', 'made by hand: one warning for each default set, none for what inherits it');
+my $warned_dump = $node->basedir . '/warned.dump';
+$node->command_ok([ 'pg_dump', '-Fc', '-f', $warned_dump, '-d', 'warned' ], 'pg_dump of the tables with uuid defaults');
+$node->safe_psql('postgres', 'CREATE DATABASE warned_restored');
+my ($restore_out, $restore_err);
+IPC::Run::run([ 'pg_restore', '-v', '-d', $node->connstr('warned_restored'), $warned_dump ],
+	'>', \$restore_out, '2>', \$restore_err);
+my @restored = sort $restore_err =~ /default of ulid column "id" of table "(\w+)" generates uuids/g;
+is(join(' ', @restored), 'child parent part part1',
+	'pg_restore -v: one warning for each table\'s column, none twice');
 
 $node->stop;
 done_testing();

@@ -293,9 +293,15 @@ CREATE TABLE conv_quiet_domain (id conv_ulid_domain DEFAULT gen_ulid());
 DROP SCHEMA conv_warn_schema CASCADE;
 DROP TABLE conv_warn_domain, conv_quiet_domain;
 DROP DOMAIN conv_ulid_domain;
--- A partition inherits its parent's default, and is warned about.
+-- A partition inherits its parent's default: the parent's warning is the
+-- default's (its hint converts the partitions too), and the partition gets
+-- none of its own; nor does a table that INHERITS it.
 CREATE TABLE conv_warn_parts (id ulid DEFAULT gen_random_uuid(), k int) PARTITION BY LIST (k);
 CREATE TABLE conv_warn_parts_1 PARTITION OF conv_warn_parts FOR VALUES IN (1);
+CREATE TABLE conv_warn_child (x int) INHERITS (conv_warn_create);
+-- One that declares the column itself, with its own default, is warned about.
+CREATE TABLE conv_warn_own (id ulid DEFAULT uuid_generate_v4()) INHERITS (conv_warn_create);
+DROP TABLE conv_warn_child, conv_warn_own;
 -- The hint's call works on either: the partition alone, or the parent with
 -- its partitions.
 SELECT * FROM ulid_convert_column('conv_warn_parts_1', 'id');
