@@ -47,8 +47,8 @@ DECLARE
 	ops pg_catalog.text[] := ARRAY['=', '<>', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', '&', '|', '#',
 		'<<', '>>', '||', '~', '!~', '~~', '!~~', '~*', '^', '@>', '<@', '&&'];
 	fns pg_catalog.text[] := ARRAY['unnest', 'format', 'concat', 'concat_ws', 'array_agg', 'string_agg',
-		'array_to_string', 'array_length', 'cardinality', 'pg_typeof', 'num_nonnulls', 'array_position', 'array_append', 'to_jsonb', 'row_to_json', 'quote_literal',
-		'quote_nullable', 'textanycat', 'anytextcat', 'array_cat', 'array_dims', 'array_lower', 'array_upper',
+		'array_to_string', 'array_length', 'cardinality', 'pg_typeof', 'num_nonnulls', 'array_position',
+		'array_append', 'to_jsonb', 'row_to_json', 'quote_literal', 'quote_nullable', 'textanycat', 'anytextcat', 'array_cat', 'array_dims', 'array_lower', 'array_upper',
 		'generate_subscripts'];
 	op pg_catalog.text;
 	l pg_catalog.text;

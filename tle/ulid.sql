@@ -302,9 +302,11 @@ BEGIN
 	-- A value of the type is made only by its input function; the canonical
 	-- UUID text is the cheapest form it reads.
 	hex := pg_catalog.encode(value, 'hex');
-	RETURN pg_catalog.concat_ws('-', pg_catalog.substr(hex, 1, 8), pg_catalog.substr(hex, 9, 4),
-								pg_catalog.substr(hex, 13, 4), pg_catalog.substr(hex, 17, 4),
-								pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
+	RETURN (pg_catalog.substr(hex, 1, 8) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 9, 4) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 13, 4) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 17, 4) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
 END
 $$;
 
@@ -597,16 +599,20 @@ DECLARE
 	counter pg_catalog.int4;
 	hex pg_catalog.text;
 BEGIN
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
 	IF pg_catalog.left(last, 12) OPERATOR(pg_catalog.=) time_hex AND
-		last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
-		counter := pg_catalog.concat('x', pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
+		pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		counter := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
 		IF counter OPERATOR(pg_catalog.<) 65535 THEN
-			hex := pg_catalog.concat(time_hex, pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0'),
-									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 4));
+			hex := time_hex OPERATOR(pg_catalog.||)
+				pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 4);
 		END IF;
 	END IF;
 	IF hex IS NULL THEN
-		hex := pg_catalog.concat(time_hex, pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+		hex := time_hex OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 19, 8);
 	END IF;
 	PERFORM pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
@@ -651,8 +657,10 @@ DECLARE
 	lo pg_catalog.int8;			-- the last 60
 	hex pg_catalog.text;
 BEGIN
-	IF last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
-		last_ms := pg_catalog.concat('x0000', pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
+	IF pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		last_ms := ('x0000' OPERATOR(pg_catalog.||) pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
 		-- Later than the clock: not a value this function wrote (but for the
 		-- step into the next millisecond below, once in 2^80 ids), so absent.
 		IF last_ms OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8) THEN
@@ -660,11 +668,11 @@ BEGIN
 		END IF;
 	END IF;
 	IF last_ms IS NULL OR now_ms OPERATOR(pg_catalog.>) last_ms THEN
-		hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0'),
-								 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+		hex := pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0') OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
 	ELSE
-		hi := pg_catalog.concat('x00000000000', pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
-		lo := pg_catalog.concat('x0', pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
+		hi := ('x00000000000' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
+		lo := ('x0' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
 		IF lo OPERATOR(pg_catalog.<) 1152921504606846975::pg_catalog.int8 THEN		-- 2^60 - 1
 			lo := lo OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
 		ELSIF hi OPERATOR(pg_catalog.<) 1048575::pg_catalog.int8 THEN				-- 2^20 - 1
@@ -680,11 +688,11 @@ BEGIN
 				DETAIL = 'The last ulid generated is the largest possible value.';
 		END IF;
 		IF hi IS NULL THEN
-			hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0'),
-									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+			hex := pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
 		ELSE
-			hex := pg_catalog.concat(pg_catalog.left(last, 12), pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0'),
-									 pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0'));
+			hex := pg_catalog.left(last, 12) OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0')
+				OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
 		END IF;
 	END IF;
 	PERFORM pg_catalog.set_config('ulid.last_monotonic', hex, false);
@@ -766,9 +774,11 @@ BEGIN
 	-- A value of the type is made only by its input function; the canonical
 	-- UUID text is the cheapest form it reads.
 	hex := pg_catalog.encode(value, 'hex');
-	RETURN pg_catalog.concat_ws('-', pg_catalog.substr(hex, 1, 8), pg_catalog.substr(hex, 9, 4),
-								pg_catalog.substr(hex, 13, 4), pg_catalog.substr(hex, 17, 4),
-								pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
+	RETURN (pg_catalog.substr(hex, 1, 8) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 9, 4) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 13, 4) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 17, 4) OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)
+			pg_catalog.substr(hex, 21, 12))::@extschema@.ulid;
 END
 $$;
 
@@ -837,16 +847,20 @@ DECLARE
 	counter pg_catalog.int4;
 	hex pg_catalog.text;
 BEGIN
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
 	IF pg_catalog.left(last, 12) OPERATOR(pg_catalog.=) time_hex AND
-		last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
-		counter := pg_catalog.concat('x', pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
+		pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		counter := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
 		IF counter OPERATOR(pg_catalog.<) 65535 THEN
-			hex := pg_catalog.concat(time_hex, pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0'),
-									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 4));
+			hex := time_hex OPERATOR(pg_catalog.||)
+				pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 4);
 		END IF;
 	END IF;
 	IF hex IS NULL THEN
-		hex := pg_catalog.concat(time_hex, pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+		hex := time_hex OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 19, 8);
 	END IF;
 	PERFORM pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
@@ -865,8 +879,10 @@ DECLARE
 	lo pg_catalog.int8;			-- the last 60
 	hex pg_catalog.text;
 BEGIN
-	IF last OPERATOR(pg_catalog.~) '^[0-9a-f]{32}$' THEN
-		last_ms := pg_catalog.concat('x0000', pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
+	IF pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		last_ms := ('x0000' OPERATOR(pg_catalog.||) pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
 		-- Later than the clock: not a value this function wrote (but for the
 		-- step into the next millisecond below, once in 2^80 ids), so absent.
 		IF last_ms OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8) THEN
@@ -874,11 +890,11 @@ BEGIN
 		END IF;
 	END IF;
 	IF last_ms IS NULL OR now_ms OPERATOR(pg_catalog.>) last_ms THEN
-		hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0'),
-								 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+		hex := pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0') OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
 	ELSE
-		hi := pg_catalog.concat('x00000000000', pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
-		lo := pg_catalog.concat('x0', pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
+		hi := ('x00000000000' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
+		lo := ('x0' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
 		IF lo OPERATOR(pg_catalog.<) 1152921504606846975::pg_catalog.int8 THEN		-- 2^60 - 1
 			lo := lo OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
 		ELSIF hi OPERATOR(pg_catalog.<) 1048575::pg_catalog.int8 THEN				-- 2^20 - 1
@@ -894,11 +910,11 @@ BEGIN
 				DETAIL = 'The last ulid generated is the largest possible value.';
 		END IF;
 		IF hi IS NULL THEN
-			hex := pg_catalog.concat(pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0'),
-									 pg_catalog.substr(r, 1, 12), pg_catalog.substr(r, 19, 8));
+			hex := pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
 		ELSE
-			hex := pg_catalog.concat(pg_catalog.left(last, 12), pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0'),
-									 pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0'));
+			hex := pg_catalog.left(last, 12) OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0')
+				OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
 		END IF;
 	END IF;
 	PERFORM pg_catalog.set_config('ulid.last_monotonic', hex, false);

@@ -13,7 +13,7 @@
 
 -- @setup
 CREATE EXTENSION IF NOT EXISTS pg_tle;
-\! sed "s/^\t'ulid',$/\t'ulid_tle',/" tle/ulid.sql > /tmp/bench_ulid_tle.sql
+\! sed -E "s/(pgtle\.[a-z_]+\(|name OPERATOR\(pg_catalog\.=\) )'ulid'/\1'ulid_tle'/g" tle/ulid.sql > /tmp/bench_ulid_tle.sql
 SELECT NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'ulid_tle') AS install_tle \gset
 \if :install_tle
 \i /tmp/bench_ulid_tle.sql
