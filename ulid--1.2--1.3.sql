@@ -32,3 +32,14 @@ CREATE EVENT TRIGGER ulid_check_defaults ON ddl_command_end
 	EXECUTE FUNCTION ulid_check_defaults();
 COMMENT ON EVENT TRIGGER ulid_check_defaults IS
 'warns when a ulid column gets a default that generates uuids (see ulid_convert_column())';
+
+-- What ulid_convert_column() would do, changing nothing: one row per step,
+-- in its order (locks, blockers, conversions, defaults, rebuilds, scans,
+-- publications, functions to review).
+CREATE FUNCTION ulid_convert_column_dry_run(tab pg_catalog.regclass, col pg_catalog.name)
+RETURNS TABLE (step pg_catalog.int4, action pg_catalog.text, object pg_catalog.text, detail pg_catalog.text)
+AS 'MODULE_PATHNAME', 'ulid_convert_column_dry_run'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ulid_convert_column_dry_run(pg_catalog.regclass, pg_catalog.name) IS
+'what ulid_convert_column(tab, col) would lock, refuse, convert, rebuild and check again, and the publications and functions to look at, without changing anything';

@@ -1050,6 +1050,17 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION ulid_convert_column(pg_catalog.regclass, pg_catalog.name) IS
 'convert a uuid column to ulid in place, replacing a default that generates uuids with gen_ulid(); one row per table converted';
 
+-- What ulid_convert_column() would do, changing nothing: one row per step,
+-- in its order (locks, blockers, conversions, defaults, rebuilds, scans,
+-- publications, functions to review).
+CREATE FUNCTION ulid_convert_column_dry_run(tab pg_catalog.regclass, col pg_catalog.name)
+RETURNS TABLE (step pg_catalog.int4, action pg_catalog.text, object pg_catalog.text, detail pg_catalog.text)
+AS 'MODULE_PATHNAME', 'ulid_convert_column_dry_run'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION ulid_convert_column_dry_run(pg_catalog.regclass, pg_catalog.name) IS
+'what ulid_convert_column(tab, col) would lock, refuse, convert, rebuild and check again, and the publications and functions to look at, without changing anything';
+
 -- Warns when CREATE TABLE or ALTER TABLE leaves a ulid column whose default
 -- is a uuid generator cast to ulid, as ALTER COLUMN ... TYPE ulid does to
 -- DEFAULT gen_random_uuid().  DDL only: nothing runs on INSERT.  Like every

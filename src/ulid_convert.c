@@ -6,16 +6,34 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+
 /* Some of these reach headers with unused parameters under -Wextra on 15. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "catalog/dependency.h"
+#include "catalog/index.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
+#include "catalog/objectaddress.h"
 #include "catalog/partition.h"
+#include "catalog/pg_attrdef.h"
+#include "catalog/pg_constraint.h"
+#include "catalog/pg_depend.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_policy.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_publication.h"
+#include "catalog/pg_publication_rel.h"
+#include "catalog/pg_rewrite.h"
+#include "catalog/pg_statistic_ext.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "commands/event_trigger.h"
 #include "commands/extension.h"
@@ -29,6 +47,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -413,46 +432,14 @@ typedef struct ConvertTarget
 } ConvertTarget;
 
 /*
- * ulid_convert_column(tab, col): convert column col of table tab from uuid to
- * ulid in place, in the caller's transaction, and replace a default that
- * generates uuids with gen_ulid().  The ALTER TABLE converts the inheriting
- * tables (partitions) too, so each of their defaults is treated the same
- * way.  A column already of type ulid gets only its default replaced: the
- * repair after a plain ALTER COLUMN TYPE.  One row per table: the table, its
- * default before and after.
- *
- * Ownership is checked first, with ALTER TABLE's error, so that no one else
- * waits for a lock; every other check runs under the lock the ALTER takes,
- * before anything changes, and refuses what it cannot do safely: the
- * statements then run with quoted, schema-qualified names.
+ * Ownership first, as ALTER TABLE checks it, before taking any lock that
+ * would make others wait.
  */
-PG_FUNCTION_INFO_V1(ulid_convert_column);
-Datum
-ulid_convert_column(PG_FUNCTION_ARGS)
+static void
+check_owner(Oid relid)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	char	   *col = NameStr(*PG_GETARG_NAME(1));
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
-	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
 	char		relkind = get_rel_relkind(relid);
-	Relation	rel;
-	AttrNumber	attnum;
-	Form_pg_attribute att;
-	bool		already_ulid;
-	List	   *tree;
-	ConvertTarget *targets;
-	int			ntargets = 0;
-	ListCell   *lc;
-	const char *qcol = quote_identifier(col);
-	int			nestlevel;
 
-	InitMaterializedSRF(fcinfo, 0);
-
-	/*
-	 * Ownership first, as ALTER TABLE checks it, before taking a lock that
-	 * would make others wait; then the lock ALTER COLUMN TYPE takes.
-	 */
 	if (relkind == '\0')
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_TABLE),
@@ -460,14 +447,21 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	if (!relation_ownercheck(relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(relkind),
 					   get_rel_name(relid));
-	LockRelationOid(relid, AccessExclusiveLock);
-	rel = try_relation_open(relid, NoLock);
-	if (rel == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_TABLE),
-				errmsg("relation with OID %u does not exist", relid));
+}
 
-	relkind = rel->rd_rel->relkind;
+/*
+ * Check that column col of rel (locked) can be converted, or its default
+ * replaced, and refuse with a clear error what cannot.  Returns the column's
+ * number; *already_ulid says whether it is of type ulid already.
+ */
+static AttrNumber
+check_column(Relation rel, const char *col, Oid ulid_type, bool *already_ulid)
+{
+	Oid			relid = RelationGetRelid(rel);
+	char		relkind = rel->rd_rel->relkind;
+	AttrNumber	attnum;
+	Form_pg_attribute att;
+
 	if (relkind == RELKIND_FOREIGN_TABLE)
 		ereport(ERROR,
 				errcode(ERRCODE_WRONG_OBJECT_TYPE),
@@ -504,8 +498,8 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	 * column is of either type: identity needs an integer.  A domain over
 	 * uuid is refused: its constraints would not follow the column to ulid.
 	 */
-	already_ulid = OidIsValid(ulid_type) && att->atttypid == ulid_type;
-	if (att->atttypid != UUIDOID && !already_ulid)
+	*already_ulid = OidIsValid(ulid_type) && att->atttypid == ulid_type;
+	if (att->atttypid != UUIDOID && !*already_ulid)
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),
 				errmsg("column \"%s\" of relation \"%s\" is of type %s, not uuid",
@@ -517,7 +511,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	 * TABLE refuses it alone, and so does this, naming the table to convert.
 	 * Already ulid, its own default (and its partitions') can be replaced.
 	 */
-	if (att->attinhcount > 0 && !already_ulid)
+	if (att->attinhcount > 0 && !*already_ulid)
 	{
 		if (rel->rd_rel->relispartition)
 			ereport(ERROR,
@@ -530,18 +524,26 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 				errmsg("cannot convert inherited column \"%s\"", col),
 				errhint("Convert the column of the table it inherits from instead: that converts every inheriting table."));
 	}
-	relation_close(rel, NoLock);
+	return attnum;
+}
 
-	/*
-	 * The tables ALTER TABLE would change, each locked as it locks them: this
-	 * one first, then every table inheriting from it.  Each default is
-	 * classified before anything changes.
-	 */
-	tree = find_all_inheritors(relid, AccessExclusiveLock, NULL);
-	targets = palloc0(sizeof(ConvertTarget) * list_length(tree));
+/*
+ * The default of column col of each table of tree, classified before
+ * anything changes.  With raise, a default that cannot be converted is an
+ * error (the conversion); without, it is returned as UUID_DEFAULT_UNKNOWN
+ * (the dry run).
+ */
+static ConvertTarget *
+classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid ulid_type,
+				 bool raise, int *ntargets)
+{
+	ConvertTarget *targets = palloc0(sizeof(ConvertTarget) * list_length(tree));
+	ListCell   *lc;
+
+	*ntargets = 0;
 	foreach(lc, tree)
 	{
-		ConvertTarget *t = &targets[ntargets++];
+		ConvertTarget *t = &targets[(*ntargets)++];
 		Relation	r = relation_open(lfirst_oid(lc), NoLock);
 		Node	   *expr = column_default(r, get_attnum(RelationGetRelid(r), col));
 		Node	   *uuid_expr = already_ulid ? under_cast(expr, UUIDOID) : expr;
@@ -560,7 +562,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr, ulid_type);
 		if (t->kind == UUID_DEFAULT_UNCAST)
 			t->uncast_expr = under_cast(uuid_expr, ulid_type);
-		if (t->kind == UUID_DEFAULT_UNKNOWN)
+		if (t->kind == UUID_DEFAULT_UNKNOWN && raise)
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					errmsg("cannot convert the default of column \"%s\" of relation \"%s\"",
@@ -569,6 +571,470 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 							  t->old_default),
 					errhint("Drop the default, convert the column, then set the default it should have, such as gen_ulid()."));
 		relation_close(r, NoLock);
+	}
+	return targets;
+}
+
+/*****************************************************************************
+ *	What a conversion touches, and the order of its locks
+ *
+ *	ALTER COLUMN TYPE finds what it must rebuild, or refuses to, in pg_depend:
+ *	the objects that depend on the column of each table it changes.  Among
+ *	them are the foreign keys at either end of the column, which it drops and
+ *	adds again: that locks the table at the other end ACCESS EXCLUSIVE when
+ *	ALTER TABLE reaches it, after the column's own indexes are rebuilt, and
+ *	checks each foreign key again with a scan of its referencing table.
+ *
+ *	Left to ALTER TABLE, a conversion would hold the table while it waits
+ *	for a referencing table that an application transaction holds, one
+ *	that then reads the table: a deadlock, found after deadlock_timeout, in
+ *	which either may be rolled back.  So the conversion takes every lock it
+ *	will need before it changes anything, in one order: the referencing
+ *	tables, then the table and its partitions (parents before their
+ *	partitions, as ALTER TABLE and every query lock them), then the
+ *	referenced tables, each group by partition depth, then OID.  That is
+ *	the order in which an application's write to a referencing table takes
+ *	them (its table, then the referenced one for the foreign key check), so
+ *	the most common application transaction waits for the conversion or the
+ *	conversion for it, and neither for the other at once.  Each lock waits as
+ *	any lock does, no longer than lock_timeout; a conversion that times out
+ *	or is cancelled has changed nothing.
+ *
+ *	The scans cannot be skipped.  ALTER TABLE keeps a foreign key without
+ *	checking it again only if its equality operator is the same after the
+ *	type change (ATAddForeignKeyConstraint() in tablecmds.c compares the old
+ *	pfeqop with the new), and the point of the conversion is that the
+ *	operator becomes ulid's.  The values change no byte and ulid's equality
+ *	is uuid's, bytewise, so the check cannot fail; but the only way around it
+ *	would be to mark the constraint valid in pg_constraint by hand, which an
+ *	extension should not do.  docs/migrating.md gives the route for a
+ *	referencing table too large to scan under the lock: NOT VALID, then
+ *	VALIDATE CONSTRAINT, which takes a lock that lets writes through.
+ *****************************************************************************/
+
+/* Order objects by catalog, then OID: creation order, stable for a report. */
+static int
+object_cmp(const ListCell *a, const ListCell *b)
+{
+	const ObjectAddress *x = lfirst(a);
+	const ObjectAddress *y = lfirst(b);
+
+	if (x->classId != y->classId)
+		return x->classId < y->classId ? -1 : 1;
+	if (x->objectId != y->objectId)
+		return x->objectId < y->objectId ? -1 : 1;
+	return x->objectSubId - y->objectSubId;
+}
+
+/*
+ * The objects that depend on column col of the tables of tree, as ALTER
+ * COLUMN TYPE finds them in pg_depend, each once, in creation order; the
+ * column's defaults, handled apart, are not among them.
+ */
+static List *
+column_dependents(List *tree, const char *col)
+{
+	Relation	depend = table_open(DependRelationId, AccessShareLock);
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, tree)
+	{
+		Oid			relid = lfirst_oid(lc);
+		AttrNumber	attnum = get_attnum(relid, col);
+		ScanKeyData key[3];
+		SysScanDesc scan;
+		HeapTuple	tuple;
+
+		if (attnum == InvalidAttrNumber)
+			continue;
+		ScanKeyInit(&key[0], Anum_pg_depend_refclassid, BTEqualStrategyNumber, F_OIDEQ,
+					ObjectIdGetDatum(RelationRelationId));
+		ScanKeyInit(&key[1], Anum_pg_depend_refobjid, BTEqualStrategyNumber, F_OIDEQ,
+					ObjectIdGetDatum(relid));
+		ScanKeyInit(&key[2], Anum_pg_depend_refobjsubid, BTEqualStrategyNumber, F_INT4EQ,
+					Int32GetDatum(attnum));
+		scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 3, key);
+		while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		{
+			Form_pg_depend dep = (Form_pg_depend) GETSTRUCT(tuple);
+			ObjectAddress *object;
+			ListCell   *seen;
+			bool		known = false;
+
+			if (dep->classid == AttrDefaultRelationId)
+				continue;
+			foreach(seen, result)
+			{
+				ObjectAddress *o = lfirst(seen);
+
+				known |= o->classId == dep->classid && o->objectId == dep->objid &&
+					o->objectSubId == dep->objsubid;
+			}
+			if (known)
+				continue;
+			object = palloc(sizeof(ObjectAddress));
+			object->classId = dep->classid;
+			object->objectId = dep->objid;
+			object->objectSubId = dep->objsubid;
+			result = lappend(result, object);
+		}
+		systable_endscan(scan);
+	}
+	table_close(depend, AccessShareLock);
+	list_sort(result, object_cmp);
+	return result;
+}
+
+/* A table a conversion locks, and why. */
+typedef struct ConvertLock
+{
+	Oid			relid;
+	int			depth;			/* how many partition ancestors it has */
+	const char *why;
+} ConvertLock;
+
+static int
+convert_lock_cmp(const ListCell *a, const ListCell *b)
+{
+	const ConvertLock *x = lfirst(a);
+	const ConvertLock *y = lfirst(b);
+
+	if (x->depth != y->depth)
+		return x->depth - y->depth;
+	return x->relid < y->relid ? -1 : x->relid > y->relid ? 1 : 0;
+}
+
+/* Add relid and the tables that inherit from it to *locks, once each. */
+static void
+add_lock(List **locks, List *skip, Oid relid, const char *why)
+{
+	ListCell   *lc;
+
+	foreach(lc, find_all_inheritors(relid, NoLock, NULL))
+	{
+		Oid			r = lfirst_oid(lc);
+		ListCell   *l;
+		bool		known = list_member_oid(skip, r);
+		ConvertLock *lock;
+
+		foreach(l, *locks)
+			known |= ((ConvertLock *) lfirst(l))->relid == r;
+		if (known)
+			continue;
+		lock = palloc(sizeof(ConvertLock));
+		lock->relid = r;
+		lock->depth = get_rel_relispartition(r) ? list_length(get_partition_ancestors(r)) : 0;
+		lock->why = why;
+		*locks = lappend(*locks, lock);
+	}
+}
+
+/*
+ * The tables a conversion of column col of relid locks ACCESS EXCLUSIVE, in
+ * the order it locks them (see above); *tree is set to relid and the tables
+ * inheriting from it, as find_all_inheritors() lists them.  The foreign keys
+ * count only when the column changes type: the repair of a column already
+ * ulid replaces defaults and leaves them be.  Read without locks by the dry
+ * run, and under them by lock_conversion().
+ */
+static List *
+conversion_locks(Oid relid, const char *col, Oid ulid_type, List **tree)
+{
+	AttrNumber	attnum = get_attnum(relid, col);
+	List	   *referencing = NIL;
+	List	   *referenced = NIL;
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	*tree = find_all_inheritors(relid, NoLock, NULL);
+	if (attnum != InvalidAttrNumber && get_atttype(relid, attnum) != ulid_type)
+		foreach(lc, column_dependents(*tree, col))
+		{
+			ObjectAddress *o = lfirst(lc);
+			HeapTuple	tuple;
+			Form_pg_constraint con;
+
+			if (o->classId != ConstraintRelationId)
+				continue;
+			tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(o->objectId));
+			if (!HeapTupleIsValid(tuple))
+				continue;
+			con = (Form_pg_constraint) GETSTRUCT(tuple);
+			if (con->contype != CONSTRAINT_FOREIGN)
+				;
+			else if (!list_member_oid(*tree, con->conrelid))
+				add_lock(&referencing, *tree, con->conrelid,
+						 "its foreign key references the column");
+			else if (!list_member_oid(*tree, con->confrelid))
+				add_lock(&referenced, *tree, con->confrelid,
+						 "the column's foreign key references it");
+			ReleaseSysCache(tuple);
+		}
+	list_sort(referencing, convert_lock_cmp);
+	list_sort(referenced, convert_lock_cmp);
+
+	result = referencing;
+	foreach(lc, *tree)
+	{
+		ConvertLock *lock = palloc(sizeof(ConvertLock));
+
+		lock->relid = lfirst_oid(lc);
+		lock->depth = 0;
+		lock->why = lock->relid == relid ? "the table converted" : "inherits the column";
+		result = lappend(result, lock);
+	}
+	/* a table at both ends is locked once, with the referencing ones */
+	foreach(lc, referenced)
+	{
+		ConvertLock *lock = lfirst(lc);
+		ListCell   *l;
+		bool		known = false;
+
+		foreach(l, referencing)
+			known |= ((ConvertLock *) lfirst(l))->relid == lock->relid;
+		if (!known)
+			result = lappend(result, lock);
+	}
+	return result;
+}
+
+/*
+ * Take every lock a conversion needs, before it changes anything, in
+ * conversion_locks()'s order, and return the tree of tables it converts.
+ * What was read before the locks is read again under them, until nothing
+ * new turns up: a foreign key added or a partition attached in between is
+ * locked too.  Once the tree is locked, neither can happen.
+ */
+static List *
+lock_conversion(Oid relid, const char *col, Oid ulid_type)
+{
+	List	   *locked = NIL;
+
+	for (;;)
+	{
+		List	   *tree;
+		bool		all_held = true;
+		ListCell   *lc;
+
+		foreach(lc, conversion_locks(relid, col, ulid_type, &tree))
+		{
+			Oid			r = ((ConvertLock *) lfirst(lc))->relid;
+
+			if (list_member_oid(locked, r))
+				continue;
+			LockRelationOid(r, AccessExclusiveLock);
+			locked = lappend_oid(locked, r);
+			all_held = false;
+		}
+		if (all_held)
+			return tree;
+	}
+}
+/*****************************************************************************
+ *	Publications
+ *
+ *	Logical replication sends a ulid column's values as ulid text (or its
+ *	16 bytes in binary mode).  A subscriber whose column is still uuid cannot
+ *	read the text ("invalid input syntax for type uuid"): its apply worker
+ *	fails in a loop and the publisher keeps its WAL until the subscriber's
+ *	column is converted too, when it catches up with no row lost.  A
+ *	subscriber converted first reads both forms (ulid_in takes the uuid
+ *	text, ulid_recv its bytes).  So the conversion warns, on a publisher,
+ *	that subscribers convert first.  A column in a publication's column list
+ *	or row filter is refused by ALTER COLUMN TYPE with a message about WHERE
+ *	clauses; the conversion refuses it first, giving the statements that
+ *	take the table out of the publication and put it back as it was.
+ *****************************************************************************/
+
+static int
+publication_name_cmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp(get_publication_name(lfirst_oid(a), false),
+				  get_publication_name(lfirst_oid(b), false));
+}
+
+/*
+ * The publications that publish a table of tree or an ancestor of relid
+ * (by table, by schema or as all tables), by name.
+ */
+static List *
+tree_publications(Oid relid, List *tree)
+{
+	List	   *pubids = GetAllTablesPublications();
+	ListCell   *lc;
+
+	foreach(lc, list_concat_copy(tree, get_partition_ancestors(relid)))
+	{
+		Oid			r = lfirst_oid(lc);
+
+		pubids = list_concat_unique_oid(pubids, GetRelationPublications(r));
+		pubids = list_concat_unique_oid(pubids, GetSchemaPublications(get_rel_namespace(r)));
+	}
+	list_sort(pubids, publication_name_cmp);
+	return pubids;
+}
+
+/* "a", "b": the names of publications, quoted, for a message. */
+static char *
+publication_names(List *pubids)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, pubids)
+		appendStringInfo(&buf, "%s\"%s\"", foreach_current_index(lc) > 0 ? ", " : "",
+						 get_publication_name(lfirst_oid(lc), false));
+	return buf.data;
+}
+
+/*
+ * For a table in a publication with a column list or row filter that names
+ * column col (pg_publication_rel row prid): what names it ("publication "p"
+ * names it in its column list"), and the statements that convert it.
+ */
+static void
+publication_column_use(Oid prid, const char *col, char **use, char **route)
+{
+	HeapTuple	tuple = SearchSysCache1(PUBLICATIONREL, ObjectIdGetDatum(prid));
+	Form_pg_publication_rel pr;
+	Oid			pr_pubid;
+	const char *pub;
+	char	   *table;
+	AttrNumber	attnum;
+	bool		isnull;
+	Datum		datum;
+	bool		in_list = false;
+	bool		in_filter = false;
+	StringInfoData add;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for publication table %u", prid);
+	pr = (Form_pg_publication_rel) GETSTRUCT(tuple);
+	pr_pubid = pr->prpubid;
+	pub = quote_identifier(get_publication_name(pr->prpubid, false));
+	table = DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(pr->prrelid)));
+	attnum = get_attnum(pr->prrelid, col);
+	initStringInfo(&add);
+	appendStringInfo(&add, "ALTER PUBLICATION %s ADD TABLE %s", pub, table);
+
+	datum = SysCacheGetAttr(PUBLICATIONREL, tuple, Anum_pg_publication_rel_prattrs, &isnull);
+	if (!isnull)
+	{
+		int2vector *attrs = (int2vector *) DatumGetPointer(datum);
+
+		appendStringInfoString(&add, " (");
+		for (int i = 0; i < attrs->dim1; i++)
+		{
+			in_list |= attrs->values[i] == attnum;
+			appendStringInfo(&add, "%s%s", i > 0 ? ", " : "",
+							 quote_identifier(get_attname(pr->prrelid, attrs->values[i], false)));
+		}
+		appendStringInfoChar(&add, ')');
+	}
+	datum = SysCacheGetAttr(PUBLICATIONREL, tuple, Anum_pg_publication_rel_prqual, &isnull);
+	if (!isnull)
+	{
+		Node	   *qual = stringToNode(TextDatumGetCString(datum));
+		Bitmapset  *attrs = NULL;
+
+		pull_varattnos(qual, 1, &attrs);
+		in_filter = bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, attrs);
+		appendStringInfo(&add, " WHERE (%s)",
+						 deparse_expression(qual,
+											deparse_context_for(get_rel_name(pr->prrelid),
+																pr->prrelid),
+											false, false));
+	}
+	ReleaseSysCache(tuple);
+
+	*use = psprintf("Publication \"%s\" names it in its %s",
+					get_publication_name(pr_pubid, false),
+					in_list && in_filter ? "column list and row filter" :
+					in_list ? "column list" : "row filter");
+	*route = psprintf("In one transaction: ALTER PUBLICATION %s DROP TABLE %s; SELECT * FROM ulid_convert_column(%s, %s); %s;",
+					  pub, table, quote_literal_cstr(table), quote_literal_cstr(col), add.data);
+}
+
+/*****************************************************************************
+ *	The conversion and its dry run
+ *****************************************************************************/
+
+/*
+ * ulid_convert_column(tab, col): convert column col of table tab from uuid to
+ * ulid in place, in the caller's transaction, and replace a default that
+ * generates uuids with gen_ulid().  The ALTER TABLE converts the inheriting
+ * tables (partitions) too, so each of their defaults is treated the same
+ * way.  A column already of type ulid gets only its default replaced: the
+ * repair after a plain ALTER COLUMN TYPE.  One row per table: the table, its
+ * default before and after.
+ *
+ * Ownership is checked first, with ALTER TABLE's error, so that no one else
+ * waits for a lock; then every lock the conversion needs is taken
+ * (lock_conversion()); every other check runs under them, before anything
+ * changes, and refuses what it cannot do safely: the statements then run
+ * with quoted, schema-qualified names.
+ */
+PG_FUNCTION_INFO_V1(ulid_convert_column);
+Datum
+ulid_convert_column(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *col = NameStr(*PG_GETARG_NAME(1));
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
+	Relation	rel;
+	bool		already_ulid;
+	List	   *tree;
+	ConvertTarget *targets;
+	int			ntargets;
+	ListCell   *lc;
+	const char *qcol = quote_identifier(col);
+	int			nestlevel;
+
+	InitMaterializedSRF(fcinfo, 0);
+	check_owner(relid);
+	tree = lock_conversion(relid, col, ulid_type);
+	rel = try_relation_open(relid, NoLock);
+	if (rel == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("relation with OID %u does not exist", relid));
+	(void) check_column(rel, col, ulid_type, &already_ulid);
+	relation_close(rel, NoLock);
+	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, true, &ntargets);
+
+	if (!already_ulid)
+	{
+		List	   *pubs = tree_publications(relid, tree);
+
+		foreach(lc, column_dependents(tree, col))
+		{
+			ObjectAddress *o = lfirst(lc);
+			char	   *use;
+			char	   *route;
+
+			if (o->classId != PublicationRelRelationId)
+				continue;
+			publication_column_use(o->objectId, col, &use, &route);
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("cannot convert column \"%s\" of table \"%s\"", col, get_rel_name(relid)),
+					errdetail("%s, and ALTER COLUMN TYPE cannot change a column that a publication's column list or row filter names.",
+							  use),
+					errhint("%s", route));
+		}
+		if (pubs != NIL)
+			ereport(WARNING,
+					errcode(ERRCODE_WARNING),
+					errmsg_plural("table \"%s\" is published by publication %s",
+								  "table \"%s\" is published by publications %s",
+								  list_length(pubs), get_rel_name(relid), publication_names(pubs)),
+					errdetail("A subscriber whose column \"%s\" is still uuid cannot apply the rows changed from now on: its apply worker fails until the column is converted there too.",
+							  col),
+					errhint("Convert the column on each subscriber first: a ulid column there reads rows sent as uuid or as ulid."));
 	}
 
 	/*
@@ -635,6 +1101,344 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		relation_close(r, NoLock);
 	}
+	return (Datum) 0;
+}
+
+/* One row of the dry run's report. */
+static void
+report_row(ReturnSetInfo *rsinfo, int *step, const char *action, const char *object,
+		   const char *detail)
+{
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, detail == NULL};
+
+	values[0] = Int32GetDatum(++*step);
+	values[1] = CStringGetTextDatum(action);
+	values[2] = CStringGetTextDatum(object);
+	values[3] = detail == NULL ? (Datum) 0 : CStringGetTextDatum(detail);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+static char *
+describe(Oid classid, Oid objid)
+{
+	ObjectAddress object = {classid, objid, 0};
+
+	return getObjectDescription(&object, false);
+}
+
+/*
+ * Whether text names the table name as a word (case-insensitively): the
+ * dry run's guess at a function whose body uses a table.
+ */
+static bool
+names_word(const char *text, const char *name)
+{
+	size_t		len = strlen(name);
+
+	for (const char *p = text; *p != '\0'; p++)
+	{
+		char		before = p == text ? ' ' : p[-1];
+
+		if (pg_strncasecmp(p, name, len) == 0 &&
+			!(isalnum((unsigned char) before) || before == '_' || before == '$') &&
+			!(isalnum((unsigned char) p[len]) || p[len] == '_' || p[len] == '$'))
+			return true;
+	}
+	return false;
+}
+
+/* Functions found by report_functions(), by OID: creation order. */
+static int
+function_cmp(const ListCell *a, const ListCell *b)
+{
+	Oid			x = linitial_oid((List *) lfirst(a));
+	Oid			y = linitial_oid((List *) lfirst(b));
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * The functions to review before converting: those written in a language
+ * with a body (not C or internal), outside pg_catalog and
+ * information_schema, whose body names a table of tree.  A guess from the
+ * text: PL/pgSQL's dependencies are not recorded (a function with a
+ * SQL-standard body is in pg_depend, and ALTER COLUMN TYPE refuses its
+ * column).  Each with what to do.
+ */
+static void
+report_functions(ReturnSetInfo *rsinfo, int *step, List *tree)
+{
+	Relation	proc = table_open(ProcedureRelationId, AccessShareLock);
+	SysScanDesc scan = systable_beginscan(proc, InvalidOid, false, NULL, 0, NULL);
+	HeapTuple	tuple;
+	List	   *found = NIL;
+	ListCell   *lc;
+
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_proc p = (Form_pg_proc) GETSTRUCT(tuple);
+		bool		isnull;
+		Datum		src;
+		char	   *body;
+		bool		names = false;
+		bool		uuid = p->prorettype == UUIDOID;
+
+		if (p->prolang == INTERNALlanguageId || p->prolang == ClanguageId ||
+			p->pronamespace == PG_CATALOG_NAMESPACE ||
+			p->pronamespace == get_namespace_oid("information_schema", true))
+			continue;
+		src = heap_getattr(tuple, Anum_pg_proc_prosrc, RelationGetDescr(proc), &isnull);
+		if (isnull)
+			continue;
+		(void) heap_getattr(tuple, Anum_pg_proc_prosqlbody, RelationGetDescr(proc), &isnull);
+		if (!isnull)
+			continue;			/* in pg_depend: a blocker if it uses the column */
+		body = TextDatumGetCString(src);
+		foreach(lc, tree)
+			names |= names_word(body, get_rel_name(lfirst_oid(lc)));
+		if (!names)
+			continue;
+		for (int i = 0; i < p->pronargs; i++)
+			uuid |= p->proargtypes.values[i] == UUIDOID;
+		{
+			Datum		all = heap_getattr(tuple, Anum_pg_proc_proallargtypes,
+										   RelationGetDescr(proc), &isnull);
+
+			if (!isnull)
+			{
+				Datum	   *types;
+				int			ntypes;
+
+				deconstruct_array(DatumGetArrayTypeP(all), OIDOID, sizeof(Oid), true,
+								  TYPALIGN_INT, &types, NULL, &ntypes);
+				for (int i = 0; i < ntypes; i++)
+					uuid |= DatumGetObjectId(types[i]) == UUIDOID;
+			}
+		}
+		found = lappend(found, list_make2_oid(p->oid, (Oid) uuid));
+	}
+	systable_endscan(scan);
+	table_close(proc, AccessShareLock);
+
+	list_sort(found, function_cmp);
+	foreach(lc, found)
+	{
+		List	   *f = lfirst(lc);
+
+		report_row(rsinfo, step, "review", describe(ProcedureRelationId, linitial_oid(f)),
+				   lsecond_oid(f) ?
+				   "its body names the table and it takes or returns uuid: a uuid it declares for the column no longer matches, change it" :
+				   "its body names the table: sessions that ran it before the conversion may fail until they reconnect");
+	}
+}
+
+/*
+ * What a dependent of the column (column_dependents()) becomes in a
+ * conversion, as a row of the dry run: rebuilt, checked again (a scan), or a
+ * blocker that ALTER COLUMN TYPE refuses.  Constraints of the types it
+ * keeps as they are (not-null, from 18 on) give no row.
+ */
+static void
+report_dependent(ReturnSetInfo *rsinfo, int *step, ObjectAddress *o, const char *col)
+{
+	char	   *what = getObjectDescription(o, true);
+
+	if (what == NULL)
+		return;
+	switch (o->classId)
+	{
+		case RelationRelationId:
+			{
+				char		relkind = get_rel_relkind(o->objectId);
+
+				if (relkind == RELKIND_SEQUENCE)
+					return;
+				if (o->objectSubId != 0)
+					report_row(rsinfo, step, "blocker", what,
+							   "a generated column uses the column: ALTER COLUMN TYPE refuses it; drop the generated column, convert, and add it again");
+				else if (relkind == RELKIND_INDEX || relkind == RELKIND_PARTITIONED_INDEX)
+					report_row(rsinfo, step, "rebuild", what,
+							   psprintf("on %s", describe(RelationRelationId,
+														  IndexGetRelation(o->objectId, false))));
+				else
+					report_row(rsinfo, step, "rebuild", what, NULL);
+				return;
+			}
+		case ConstraintRelationId:
+			{
+				HeapTuple	tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(o->objectId));
+				Form_pg_constraint con;
+
+				if (!HeapTupleIsValid(tuple))
+					return;
+				con = (Form_pg_constraint) GETSTRUCT(tuple);
+				if (con->contype == CONSTRAINT_FOREIGN)
+					report_row(rsinfo, step, con->convalidated ? "revalidate" : "rebuild", what,
+							   con->convalidated ?
+							   psprintf("a scan of %s, each row looked up in %s",
+										describe(RelationRelationId, con->conrelid),
+										describe(RelationRelationId, con->confrelid)) :
+							   "NOT VALID: added again as it was, with no scan");
+				else if (con->contype == CONSTRAINT_CHECK)
+					report_row(rsinfo, step, "revalidate", what,
+							   psprintf("a scan of %s",
+										describe(RelationRelationId, con->conrelid)));
+				else if (OidIsValid(con->conindid))
+					report_row(rsinfo, step, "rebuild", describe(RelationRelationId, con->conindid),
+							   psprintf("the index of %s", what));
+				ReleaseSysCache(tuple);
+				return;
+			}
+		case RewriteRelationId:
+			report_row(rsinfo, step, "blocker", what,
+					   "ALTER COLUMN TYPE refuses a column that a view or rule uses: drop it, convert, and create it again, in one transaction");
+			return;
+		case ProcedureRelationId:
+			report_row(rsinfo, step, "blocker", what,
+					   "ALTER COLUMN TYPE refuses a column that a function's SQL-standard body uses: drop it, convert, and create it again, in one transaction");
+			return;
+		case TriggerRelationId:
+			report_row(rsinfo, step, "blocker", what,
+					   "ALTER COLUMN TYPE refuses a column that a trigger's WHEN or UPDATE OF uses: drop it, convert, and create it again, in one transaction");
+			return;
+		case PolicyRelationId:
+			report_row(rsinfo, step, "blocker", what,
+					   "ALTER COLUMN TYPE refuses a column that a row security policy uses: drop it, convert, and create it again, in one transaction");
+			return;
+		case PublicationRelRelationId:
+			{
+				char	   *use;
+				char	   *route;
+
+				publication_column_use(o->objectId, col, &use, &route);
+				report_row(rsinfo, step, "blocker", what,
+						   psprintf("%s: ALTER COLUMN TYPE refuses it. %s", use, route));
+				return;
+			}
+		case StatisticExtRelationId:
+			report_row(rsinfo, step, "rebuild", what, "empty until the next ANALYZE");
+			return;
+		default:
+			report_row(rsinfo, step, "rebuild", what, NULL);
+			return;
+	}
+}
+
+/*
+ * ulid_convert_column_dry_run(tab, col): what ulid_convert_column(tab, col)
+ * would do, one row per step in the order it takes them, changing nothing:
+ * the tables it would lock (and why), what would stop it (blockers), the
+ * tables converted and defaults replaced, the indexes and statistics
+ * rebuilt, the constraints checked again with a scan, the publications
+ * that publish the table, and the functions whose body names it.  The same
+ * ownership check and column checks as the conversion, with the same
+ * errors; the table is locked only as a SELECT locks it.
+ */
+PG_FUNCTION_INFO_V1(ulid_convert_column_dry_run);
+Datum
+ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *col = NameStr(*PG_GETARG_NAME(1));
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
+	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
+	Relation	rel;
+	bool		already_ulid;
+	List	   *tree;
+	List	   *locks;
+	List	   *dependents;
+	ConvertTarget *targets;
+	int			ntargets;
+	int			step = 0;
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	check_owner(relid);
+	LockRelationOid(relid, AccessShareLock);
+	rel = try_relation_open(relid, NoLock);
+	if (rel == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("relation with OID %u does not exist", relid));
+	(void) check_column(rel, col, ulid_type, &already_ulid);
+	relation_close(rel, NoLock);
+	locks = conversion_locks(relid, col, ulid_type, &tree);
+	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, false, &ntargets);
+	dependents = already_ulid ? NIL : column_dependents(tree, col);
+
+	foreach(lc, locks)
+	{
+		ConvertLock *lock = lfirst(lc);
+
+		report_row(rsinfo, &step, "lock", describe(RelationRelationId, lock->relid),
+				   psprintf("ACCESS EXCLUSIVE: %s", lock->why));
+	}
+	foreach(lc, dependents)
+	{
+		ObjectAddress *o = lfirst(lc);
+
+		if (o->classId == RewriteRelationId || o->classId == ProcedureRelationId ||
+			o->classId == TriggerRelationId || o->classId == PolicyRelationId ||
+			o->classId == PublicationRelRelationId ||
+			(o->classId == RelationRelationId && o->objectSubId != 0))
+			report_dependent(rsinfo, &step, o, col);
+	}
+	for (int i = 0; i < ntargets; i++)
+		if (targets[i].kind == UUID_DEFAULT_UNKNOWN)
+		{
+			ObjectAddress column = {RelationRelationId, targets[i].relid,
+			get_attnum(targets[i].relid, col)};
+
+			report_row(rsinfo, &step, "blocker",
+					   psprintf("default of %s", getObjectDescription(&column, false)),
+					   psprintf("%s is volatile and not a uuid generator the conversion knows: drop the default, convert, then set the default it should have",
+								targets[i].old_default));
+		}
+	for (int i = 0; i < ntargets && !already_ulid; i++)
+		report_row(rsinfo, &step, "convert", describe(RelationRelationId, targets[i].relid),
+				   "uuid to ulid in place: no value changes, the table is not rewritten");
+	for (int i = 0; i < ntargets; i++)
+	{
+		const char *to = NULL;
+
+		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
+			to = psprintf("%s()", quote_qualified_identifier(get_namespace_name(ext_schema),
+															 "gen_ulid"));
+		else if (targets[i].kind == UUID_DEFAULT_UNCAST)
+		{
+			Relation	r = relation_open(targets[i].relid, NoLock);
+
+			to = default_text(r, targets[i].uncast_expr);
+			relation_close(r, NoLock);
+		}
+		if (to != NULL)
+			report_row(rsinfo, &step, "default", describe(RelationRelationId, targets[i].relid),
+					   psprintf("%s becomes %s", targets[i].old_default, to));
+	}
+	foreach(lc, dependents)
+	{
+		ObjectAddress *o = lfirst(lc);
+
+		if (o->classId == RelationRelationId && o->objectSubId == 0)
+			report_dependent(rsinfo, &step, o, col);
+	}
+	foreach(lc, dependents)
+	{
+		ObjectAddress *o = lfirst(lc);
+
+		if (o->classId != RelationRelationId && o->classId != RewriteRelationId &&
+			o->classId != ProcedureRelationId && o->classId != TriggerRelationId &&
+			o->classId != PolicyRelationId && o->classId != PublicationRelRelationId)
+			report_dependent(rsinfo, &step, o, col);
+	}
+	if (!already_ulid)
+		foreach(lc, tree_publications(relid, tree))
+			report_row(rsinfo, &step, "publication", describe(PublicationRelationId, lfirst_oid(lc)),
+					   "publishes the table: convert the column on each subscriber first");
+	if (!already_ulid)
+		report_functions(rsinfo, &step, tree);
 	return (Datum) 0;
 }
 
