@@ -15,7 +15,7 @@ PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
 REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
-ISOLATION = extension_update monotonic on_conflict concurrent_index
+ISOLATION = extension_update monotonic on_conflict concurrent_index convert_locks
 ISOLATION_OPTS = --inputdir=test --load-extension=ulid
 TAP_TESTS = 1
 
