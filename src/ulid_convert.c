@@ -907,6 +907,7 @@ publication_column_use(Oid prid, const char *col, char **use, char **route)
 	Datum		datum;
 	bool		in_list = false;
 	bool		in_filter = false;
+	char	   *filter = NULL;
 	StringInfoData add;
 
 	if (!HeapTupleIsValid(tuple))
@@ -941,11 +942,8 @@ publication_column_use(Oid prid, const char *col, char **use, char **route)
 
 		pull_varattnos(qual, 1, &attrs);
 		in_filter = bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, attrs);
-		appendStringInfo(&add, " WHERE (%s)",
-						 deparse_expression(qual,
-											deparse_context_for(get_rel_name(pr->prrelid),
-																pr->prrelid),
-											false, false));
+		filter = deparse_expression(qual, deparse_context_for(get_rel_name(pr->prrelid), pr->prrelid),
+									false, false);
 	}
 	ReleaseSysCache(tuple);
 
@@ -953,8 +951,16 @@ publication_column_use(Oid prid, const char *col, char **use, char **route)
 					get_publication_name(pr_pubid, false),
 					in_list && in_filter ? "column list and row filter" :
 					in_list ? "column list" : "row filter");
-	*route = psprintf("In one transaction: ALTER PUBLICATION %s DROP TABLE %s; SELECT * FROM ulid_convert_column(%s, %s); %s;",
-					  pub, table, quote_literal_cstr(table), quote_literal_cstr(col), add.data);
+	/* a row filter takes columns of built-in types only: ulid is not one */
+	if (in_filter)
+		*route = psprintf("A row filter can name only columns of built-in types, so the filter must do without \"%s\". In one transaction: ALTER PUBLICATION %s DROP TABLE %s; SELECT * FROM ulid_convert_column(%s, %s); %s WHERE (a filter without \"%s\"). The filter was WHERE (%s).",
+						  col, pub, table, quote_literal_cstr(table), quote_literal_cstr(col),
+						  add.data, col, filter);
+	else
+		*route = psprintf("In one transaction: ALTER PUBLICATION %s DROP TABLE %s; SELECT * FROM ulid_convert_column(%s, %s); %s%s%s%s;",
+						  pub, table, quote_literal_cstr(table), quote_literal_cstr(col), add.data,
+						  filter != NULL ? " WHERE (" : "", filter != NULL ? filter : "",
+						  filter != NULL ? ")" : "");
 }
 
 /*****************************************************************************

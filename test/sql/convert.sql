@@ -422,6 +422,104 @@ SELECT * FROM ulid_convert_column('conv_fk2', 'pk');
 SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk2 VALUES (100, gen_ulid())$$);
 SELECT count(*) AS rows_referencing FROM conv_fk2 f JOIN conv_pk2 p ON p.id = f.pk;
 
+
+--
+-- The dry run: what a conversion would lock, refuse, convert, rebuild and
+-- check again, and the publications and functions to look at, in its
+-- order, with nothing changed.  The locks: the referencing tables (parents
+-- before their partitions), the table, then what it references.
+--
+
+CREATE TABLE cv_parent (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text,
+	CHECK (id <> '00000000-0000-0000-0000-000000000000'));
+CREATE INDEX cv_parent_brin ON cv_parent USING brin (id uuid_minmax_multi_ops);
+CREATE INDEX cv_parent_named ON cv_parent (name) WHERE id IS NOT NULL;
+CREATE STATISTICS cv_parent_stats ON id, name FROM cv_parent;
+CREATE TABLE cv_child (cid int PRIMARY KEY, pid uuid REFERENCES cv_parent);
+CREATE TABLE cv_child_nv (pid uuid);
+ALTER TABLE cv_child_nv ADD FOREIGN KEY (pid) REFERENCES cv_parent NOT VALID;
+CREATE TABLE cv_pchild (k int, pid uuid REFERENCES cv_parent) PARTITION BY RANGE (k);
+CREATE TABLE cv_pchild_1 PARTITION OF cv_pchild FOR VALUES FROM (0) TO (10);
+CREATE TABLE cv_other (id uuid PRIMARY KEY);
+-- Foreign keys on other columns lock nothing.
+CREATE TABLE cv_grandchild (cid int REFERENCES cv_child, o uuid REFERENCES cv_other);
+CREATE VIEW cv_view AS SELECT id FROM cv_parent;
+CREATE FUNCTION cv_atomic() RETURNS bigint LANGUAGE sql BEGIN ATOMIC SELECT count(id) FROM cv_parent; END;
+CREATE FUNCTION cv_name_of(uuid) RETURNS text LANGUAGE plpgsql
+	AS $$ BEGIN RETURN (SELECT name FROM "CV_PARENT" WHERE id = $1); END $$;
+CREATE FUNCTION cv_count() RETURNS bigint LANGUAGE plpgsql
+	AS $$ BEGIN RETURN (SELECT count(*) FROM public.cv_parent); END $$;
+CREATE FUNCTION cv_not_it() RETURNS bigint LANGUAGE plpgsql
+	AS $$ BEGIN RETURN (SELECT count(*) FROM cv_parents); END $$;
+SET client_min_messages = error;	-- wal_level is not logical here; no matter
+CREATE PUBLICATION cv_pub_all FOR TABLE cv_parent;
+CREATE PUBLICATION cv_pub_cols FOR TABLE cv_parent (id, name);
+CREATE PUBLICATION cv_pub_filter FOR TABLE cv_parent WHERE (name <> 'x');
+CREATE PUBLICATION cv_pub_id_filter FOR TABLE cv_child WHERE (pid IS NOT NULL);
+RESET client_min_messages;
+INSERT INTO cv_parent (id, name) VALUES ('01563df3-6481-d676-4c61-efb99302bd5b', 'one');
+INSERT INTO cv_child VALUES (1, '01563df3-6481-d676-4c61-efb99302bd5b');
+
+BEGIN;
+SELECT * FROM ulid_convert_column_dry_run('cv_parent', 'id');
+-- Only the lock a SELECT takes, on the table alone.
+SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+WHERE l.pid = pg_backend_pid() AND c.relname LIKE 'cv\_%' ORDER BY 1, 2;
+COMMIT;
+-- The referencing column: the referenced table is locked after it.
+SELECT * FROM ulid_convert_column_dry_run('cv_child', 'pid');
+SELECT * FROM ulid_convert_column_dry_run('cv_child_nv', 'pid');
+-- Nothing changed.
+SELECT pg_typeof(id) AS id, pg_get_expr(adbin, adrelid) AS "default"
+FROM cv_parent, pg_attrdef WHERE adrelid = 'cv_parent'::regclass;
+-- The same refusals as the conversion, before any lock is taken.
+SELECT state, message FROM pg_temp.refusal($$SELECT ulid_convert_column_dry_run('cv_parent', 'name')$$);
+SET ROLE regress_conv_other;
+SELECT state, message FROM pg_temp.refusal($$SELECT ulid_convert_column_dry_run('cv_parent', 'id')$$);
+RESET ROLE;
+
+--
+-- Publications.  A column in a column list or row filter is refused before
+-- anything changes, with the statements that convert it; a published table
+-- warns that subscribers convert first.
+--
+
+DROP VIEW cv_view;
+DROP FUNCTION cv_atomic();
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('cv_parent', 'id')$$);
+SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('cv_child', 'pid')$$);
+-- The hint's route, in one transaction: the column list comes back as it was.
+BEGIN;
+ALTER PUBLICATION cv_pub_cols DROP TABLE cv_parent;
+SELECT * FROM ulid_convert_column('cv_parent', 'id');
+ALTER PUBLICATION cv_pub_cols ADD TABLE cv_parent (id, name);
+COMMIT;
+SELECT pubname, attnames, rowfilter FROM pg_publication_tables
+WHERE tablename = 'cv_parent' ORDER BY 1;
+SELECT id, id::uuid, pg_typeof(id) FROM cv_parent;
+-- The referencing tables are converted, with their foreign keys.  A row
+-- filter can name only columns of built-in types: the filter on cv_child's
+-- column must go, or be written without it.
+SELECT * FROM ulid_convert_column('cv_pchild', 'pid');
+BEGIN;
+ALTER PUBLICATION cv_pub_id_filter DROP TABLE cv_child;
+SELECT * FROM ulid_convert_column('cv_child', 'pid');
+SAVEPOINT filter;
+ALTER PUBLICATION cv_pub_id_filter ADD TABLE cv_child WHERE (pid IS NOT NULL);
+ROLLBACK TO filter;
+ALTER PUBLICATION cv_pub_id_filter ADD TABLE cv_child WHERE (cid > 0);
+COMMIT;
+SELECT pubname, rowfilter FROM pg_publication_tables WHERE tablename = 'cv_child';
+-- A NOT VALID foreign key stays NOT VALID: it was not checked, nor now.
+SELECT * FROM ulid_convert_column('cv_child_nv', 'pid');
+SELECT conrelid::regclass, conname, convalidated FROM pg_constraint
+WHERE contype = 'f' AND conrelid::regclass::text LIKE 'cv\_%' ORDER BY 1, 2;
+-- A column already ulid: a dry run of its repair locks only its tables.
+SELECT * FROM ulid_convert_column_dry_run('cv_parent', 'id');
+DROP PUBLICATION cv_pub_all, cv_pub_cols, cv_pub_filter, cv_pub_id_filter;
+DROP FUNCTION cv_name_of(uuid), cv_count(), cv_not_it();
+DROP TABLE cv_grandchild, cv_other, cv_pchild, cv_child, cv_child_nv, cv_parent;
+
 DROP ROLE regress_conv_other;
 DROP TABLE conv, conv_before, conv_kinds, conv_ossp, conv_ulidgen, conv_parts, conv_parts_before, conv_inh CASCADE;
 DROP TABLE conv_plain, conv_warn_create, conv_warn_cast, conv_warn_ossp, conv_warn_other,
