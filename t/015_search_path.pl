@@ -179,6 +179,10 @@ run('every cast, text and binary I/O, the aggregates', join("\n", @casts, qq{
 ## ulid_convert_column, as a migration run by a superuser would.
 ##
 
+run('ulid_convert_column_dry_run: the tables below, before their conversion',
+	q{SELECT * FROM ulid_convert_column_dry_run('public.orders', 'id');
+	  SELECT * FROM ulid_convert_column_dry_run('public.lines', 'order_id');
+	  SELECT * FROM ulid_convert_column_dry_run('public.events', 'id')});
 run('ulid_convert_column: a table with btree, hash, BRIN (minmax, bloom, minmax-multi), GiST, GIN and expression indexes',
 	q{SELECT * FROM ulid_convert_column('public.orders', 'id');
 	  SELECT * FROM ulid_convert_column('public.orders', 'by_hash');
