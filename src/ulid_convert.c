@@ -68,6 +68,13 @@
  *	plain ALTER COLUMN ... TYPE ulid does to DEFAULT gen_random_uuid().
  *****************************************************************************/
 
+/* The publications that name a table (19 adds those that name it in EXCEPT). */
+#if PG_VERSION_NUM >= 190000
+#define relation_publications(relid) GetRelationIncludedPublications(relid)
+#else
+#define relation_publications(relid) GetRelationPublications(relid)
+#endif
+
 /* Whether roleid owns a relation (object_ownercheck() from 16 on). */
 #if PG_VERSION_NUM < 160000
 #define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
@@ -862,13 +869,19 @@ static List *
 tree_publications(Oid relid, List *tree)
 {
 	List	   *pubids = GetAllTablesPublications();
+	List	   *ancestors = lcons_oid(relid, get_partition_ancestors(relid));
 	ListCell   *lc;
 
-	foreach(lc, list_concat_copy(tree, get_partition_ancestors(relid)))
+#if PG_VERSION_NUM >= 190000
+	/* FOR ALL TABLES EXCEPT (TABLE t): t and its partitions are not in it */
+	foreach(lc, ancestors)
+		pubids = list_difference_oid(pubids, GetRelationExcludedPublications(lfirst_oid(lc)));
+#endif
+	foreach(lc, list_concat_copy(tree, ancestors))
 	{
 		Oid			r = lfirst_oid(lc);
 
-		pubids = list_concat_unique_oid(pubids, GetRelationPublications(r));
+		pubids = list_concat_unique_oid(pubids, relation_publications(r));
 		pubids = list_concat_unique_oid(pubids, GetSchemaPublications(get_rel_namespace(r)));
 	}
 	list_sort(pubids, publication_name_cmp);
@@ -1038,7 +1051,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 					errmsg_plural("table \"%s\" is published by publication %s",
 								  "table \"%s\" is published by publications %s",
 								  list_length(pubs), get_rel_name(relid), publication_names(pubs)),
-					errdetail("A subscriber whose column \"%s\" is still uuid cannot apply the rows changed from now on: its apply worker fails until the column is converted there too.",
+					errdetail("A subscriber whose column \"%s\" is still uuid cannot read the ulid text that a subscription in text mode and every initial table copy send: its apply worker fails until the column is converted there too.",
 							  col),
 					errhint("Convert the column on each subscriber first: a ulid column there reads rows sent as uuid or as ulid."));
 	}
