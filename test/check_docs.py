@@ -23,10 +23,12 @@ Markdown source:
   ...                   run before the next block; an error in it fails that
   -->                   block.  "<!-- setup on NAME" runs it on NAME (below).
   <!-- engine NAME -->  the sql blocks from here on (to "<!-- engine none -->")
-                        need an engine such as citus or timescaledb: they are
-                        not run here but by that engine's TAP test, with
-                        --engine NAME --database DB, in the database it
-                        prepared (t/012_citus.pl, t/013_timescaledb.pl).
+                        need an engine such as citus or timescaledb, or
+                        servers of their own (replication): they are not
+                        run here but by that TAP test, with --engine NAME
+                        --database DB, in the database it prepared
+                        (t/012_citus.pl, t/013_timescaledb.pl,
+                        t/016_convert_replication.pl).
   <!-- on NAME -->      run the next block in a second fresh database,
                         docs_<name>_NAME (another server, in the document's
                         story); the document's own database comes back after
