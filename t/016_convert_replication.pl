@@ -25,9 +25,9 @@
 #    ulid there, the rows are the same, and a lookup by id uses the rebuilt
 #    primary key.
 #
-# The places where ulid_convert_column()'s own warning for a published
-# table and its refusal up front of a column in a column list or row filter
-# are to be asserted are marked "LEAD:".
+# ulid_convert_column() itself warns when it converts a published table,
+# naming the publications, and refuses a column in a column list or row
+# filter before anything changes, giving the statements that convert it.
 
 use strict;
 use warnings FATAL => 'all';
@@ -260,9 +260,8 @@ my ($ret, $out, $err) = convert($pub, 'postgres', 'accounts');
 is( "$ret $out",
 	'0 accounts|gen_random_uuid()|gen_ulid()',
 	'publisher: accounts converted last, its default replaced');
-# LEAD: the warning for a published table, e.g.
-#   like($err, qr/WARNING:  01000: table "accounts" is published by publication "accounts_pub"/, ...);
-#   and its DETAIL and HINT.
+like($err, qr/WARNING:  01000: table "accounts" is published by publication "accounts_pub"\n.*DETAIL:  A subscriber whose column "id" is still uuid cannot read the ulid text.*\n.*HINT:  Convert the column on each subscriber first/,
+	'publisher: the conversion warns that accounts is published, and that subscribers convert first');
 is(column_type($pub, 'postgres', 'accounts'),
 	'ulid, default gen_ulid(), ulid_ops',
 	'publisher: accounts.id is ulid, its key rebuilt with ulid_ops');
@@ -330,7 +329,8 @@ like($rows, qr/^200 rows, /, 'events, initial copy: 200 rows');
 my $log_offset = -s $sub->logfile;
 ($ret, $out, $err) = convert($pub, 'postgres', 'events');
 is($ret, 0, 'wrong order: the publisher converts events while its subscribers have uuid');
-# LEAD: the same warning, naming events_pub.
+like($err, qr/WARNING:  01000: table "events" is published by publication "events_pub"/,
+	'wrong order: the conversion warned, naming events_pub');
 $pub->safe_psql('postgres',
 	"INSERT INTO events (body, n) SELECT 'after ' || g, 200 + g FROM generate_series(1, 10) g"
 );
@@ -447,9 +447,10 @@ foreach my $case ([ 'customers', 'crm' ], [ 'tickets', 'low_tickets' ])
 	like($err, qr/ERROR:  0A000: .*publication/s,
 		"$table: the refusal is SQLSTATE 0A000 about a publication");
 	like($err, qr/\b$publication\b/, "$table: the refusal names $publication");
-	# LEAD: the refusal up front, e.g.
-	#   like($err, qr/ERROR:  0A000: column "id" of table "$table" is .* publication "$publication"/, ...);
-	#   like($err, qr/HINT: .*ALTER PUBLICATION $publication DROP TABLE/, ...);
+	like($err, qr/ERROR:  0A000: cannot convert column "id" of table "$table"\n.*DETAIL:  Publication "$publication" names it in its (column list|row filter)/,
+		"$table: refused up front by the conversion, naming the column and $publication");
+	like($err, qr/HINT:  .*In one transaction: ALTER PUBLICATION $publication DROP TABLE $table; SELECT \* FROM ulid_convert_column\('$table', 'id'\); ALTER PUBLICATION $publication ADD TABLE $table/,
+		"$table: the hint gives the statements that convert it");
 	is(column_type($pub, 'postgres', $table),
 		$shape{$table}, "$table: refused, the column is as it was");
 	is(published($publication), $publishes{$publication},
@@ -462,7 +463,8 @@ my $eu_orders = published('eu_orders');
 ($ret, $out, $err) = convert($pub, 'postgres', 'orders');
 is("$ret $out", '0 orders|gen_random_uuid()|gen_ulid()',
 	'orders: a row filter on another column does not stop the conversion');
-# LEAD: the warning for a published table, naming eu_orders.
+like($err, qr/WARNING:  01000: table "orders" is published by publication "eu_orders"/,
+	'orders: the conversion warned, naming eu_orders');
 is(published('eu_orders'), $eu_orders, 'orders: eu_orders still filters on region');
 
 # The route for a column list: the guide's block, run by the docs checker
