@@ -163,5 +163,33 @@ amcheck_is(
 	'checked',
 	'after the crash: amcheck clean');
 
+# A conversion that cannot have one of its locks within lock_timeout gives
+# up before it has changed anything.  Its locks come first, the referencing
+# table's before the table's: an open transaction holds the referencing
+# one, and the key is left uuid, its index as it was.
+$node->safe_psql('postgres', q{
+	CREATE TABLE lt_parent (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
+	CREATE TABLE lt_child (pid uuid REFERENCES lt_parent);
+	INSERT INTO lt_parent SELECT FROM generate_series(1, 10);
+	INSERT INTO lt_child SELECT id FROM lt_parent;
+});
+my $holder = $node->background_psql('postgres');
+$holder->query_safe('BEGIN');
+$holder->query_safe('LOCK TABLE lt_child IN ROW EXCLUSIVE MODE');
+my ($rc, $out, $err) = $node->psql('postgres',
+	"SET lock_timeout = '100ms'; SELECT * FROM ulid_convert_column('lt_parent', 'id')");
+like($err, qr/canceling statement due to lock timeout/,
+	'ulid_convert_column: lock_timeout ends the wait for a referencing table');
+is( $node->safe_psql('postgres', q{
+	SELECT format_type(a.atttypid, NULL) || ' ' || oc.opcname
+	FROM pg_attribute a, pg_index i JOIN pg_opclass oc ON oc.oid = i.indclass[0]
+	WHERE a.attrelid = 'lt_parent'::regclass AND a.attname = 'id' AND i.indexrelid = 'lt_parent_pkey'::regclass}),
+	'uuid uuid_ops',
+	'ulid_convert_column: after the timeout the key is uuid, its index as it was');
+$holder->query_safe('COMMIT');
+$holder->quit;
+is( $node->safe_psql('postgres', q{SELECT relation FROM ulid_convert_column('lt_parent', 'id')}),
+	'lt_parent', 'ulid_convert_column: once the transaction ends, the conversion runs');
+
 $node->stop;
 done_testing();
