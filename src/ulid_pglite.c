@@ -1,0 +1,296 @@
+/*
+ * ulid_pglite.c
+ *		The server functions that ulid calls and PGlite does not export,
+ *		made another way.  Compiled for PGlite only (bin/pglite defines
+ *		__PGLITE__); a server build compiles this file to nothing.
+ *
+ * PGlite runs PostgreSQL as WebAssembly.  Its server, pglite.wasm, is linked
+ * with -sMAIN_MODULE=2, which exports only the symbols that the extensions
+ * it bundles import, and an extension is a side module whose imports are
+ * resolved against those exports when it is loaded: one that imports
+ * anything else fails to load ("could not load dynamic lib"), or fails
+ * where it calls it.  So each function ulid calls that PGlite does not
+ * export is defined here under its own name and with the server's
+ * signature, hidden, so that ulid's calls to it resolve inside the module
+ * and it imports nothing.  Each reaches the server through what PGlite
+ * does export: the function manager by OID for a SQL-callable function
+ * (the very function, run by the server), the catalog caches, or a few
+ * lines of our own where the server's are a few lines too.
+ *
+ * pglite/check-imports.mjs, which bin/pglite runs on every build, fails it
+ * when the module imports anything the pinned pglite.wasm does not export:
+ * a new call to such a function, or a PGlite that exports less, shows up
+ * there, not in a user's database.
+ *
+ * What behaves differently, said in docs/pglite.md: the abbreviated-key
+ * sort gives up on abbreviation by an estimate of distinct keys of its own
+ * (a linear-counting bitmap, not a HyperLogLog), the same decision in every
+ * case the suite tries; trace_sort is off; and the planner's estimate for
+ * ids past the last histogram bound (id > now() - interval '1 hour') has no
+ * index endpoint probe (ulid_histogram.c leaves it out, as the index scan
+ * API is not exported), so it uses the histogram's last bound as it stood at
+ * ANALYZE.
+ */
+#ifdef __PGLITE__
+
+#include "postgres.h"
+
+#include <math.h>
+
+/* Some of these reach headers with unused parameters under -Wextra. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "access/htup_details.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_statistic.h"
+#include "common/hashfn.h"
+#include "lib/hyperloglog.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rangetypes.h"
+#include "utils/selfuncs.h"
+#include "utils/sortsupport.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+#pragma GCC diagnostic pop
+
+/* Defined here for ulid's own calls; not exported from the module. */
+#define ULID_PGLITE_LOCAL __attribute__((visibility("hidden")))
+
+/*
+ * Restriction estimators of core's B-tree comparisons, run by the server
+ * through the function manager.
+ */
+ULID_PGLITE_LOCAL Datum
+scalarltsel(PG_FUNCTION_ARGS)
+{
+	return OidFunctionCall4Coll(F_SCALARLTSEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+}
+
+ULID_PGLITE_LOCAL Datum
+scalarlesel(PG_FUNCTION_ARGS)
+{
+	return OidFunctionCall4Coll(F_SCALARLESEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+}
+
+ULID_PGLITE_LOCAL Datum
+scalargtsel(PG_FUNCTION_ARGS)
+{
+	return OidFunctionCall4Coll(F_SCALARGTSEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+}
+
+ULID_PGLITE_LOCAL Datum
+scalargesel(PG_FUNCTION_ARGS)
+{
+	return OidFunctionCall4Coll(F_SCALARGESEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+}
+
+/* regclass output, for the names in ulid_convert_column()'s messages. */
+ULID_PGLITE_LOCAL Datum
+regclassout(PG_FUNCTION_ARGS)
+{
+	return OidFunctionCall1(F_REGCLASSOUT, PG_GETARG_DATUM(0));
+}
+
+/* The fraction of a column's rows that are NULL (or not), from its statistics. */
+ULID_PGLITE_LOCAL Selectivity
+nulltestsel(PlannerInfo *root, NullTestType nulltesttype, Node *arg, int varRelid,
+			JoinType jointype, SpecialJoinInfo *sjinfo)
+{
+	VariableStatData vardata;
+	Selectivity nullfrac = DEFAULT_UNK_SEL;
+
+	(void) jointype;
+	(void) sjinfo;
+	examine_variable(root, arg, varRelid, &vardata);
+	if (HeapTupleIsValid(vardata.statsTuple))
+		nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata.statsTuple))->stanullfrac;
+	ReleaseVariableStats(vardata);
+	return nulltesttype == IS_NULL ? nullfrac : 1.0 - nullfrac;
+}
+
+/* The restriction estimator of an operator, from the catalog cache. */
+ULID_PGLITE_LOCAL RegProcedure
+get_oprrest(Oid opno)
+{
+	HeapTuple	tuple = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	RegProcedure result = InvalidOid;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		result = ((Form_pg_operator) GETSTRUCT(tuple))->oprrest;
+		ReleaseSysCache(tuple);
+	}
+	return result;
+}
+
+/* A boolean constant, for the bounds the planner support adds. */
+ULID_PGLITE_LOCAL Node *
+makeBoolConst(bool value, bool isnull)
+{
+	return (Node *) makeConst(BOOLOID, -1, InvalidOid, 1, BoolGetDatum(value), isnull, true);
+}
+
+/* The AND of a list of clauses. */
+ULID_PGLITE_LOCAL Expr *
+make_andclause(List *andclauses)
+{
+	BoolExpr   *expr = makeNode(BoolExpr);
+
+	expr->boolop = AND_EXPR;
+	expr->args = andclauses;
+	expr->location = -1;
+	return (Expr *) expr;
+}
+
+/*
+ * A range type's cache entry, kept in fn_extra for the calls of one
+ * expression.
+ */
+ULID_PGLITE_LOCAL TypeCacheEntry *
+range_get_typcache(FunctionCallInfo fcinfo, Oid rngtypid)
+{
+	TypeCacheEntry *typcache = (TypeCacheEntry *) fcinfo->flinfo->fn_extra;
+
+	if (typcache == NULL || typcache->type_id != rngtypid)
+	{
+		typcache = lookup_type_cache(rngtypid, TYPECACHE_RANGE_INFO);
+		if (typcache->rngelemtype == NULL)
+			elog(ERROR, "type %u is not a range type", rngtypid);
+		fcinfo->flinfo->fn_extra = typcache;
+	}
+	return typcache;
+}
+
+/*
+ * The bounds of a range, asked of the server's own lower(), upper(),
+ * lower_inc(), upper_inc(), lower_inf(), upper_inf() and isempty().
+ */
+ULID_PGLITE_LOCAL void
+range_deserialize(TypeCacheEntry *typcache, const RangeType *range, RangeBound *lower,
+				  RangeBound *upper, bool *empty)
+{
+	Datum		r = RangeTypePGetDatum(range);
+
+	(void) typcache;
+	*empty = DatumGetBool(OidFunctionCall1(F_ISEMPTY_ANYRANGE, r));
+	lower->lower = true;
+	upper->lower = false;
+	lower->infinite = !*empty && DatumGetBool(OidFunctionCall1(F_LOWER_INF_ANYRANGE, r));
+	upper->infinite = !*empty && DatumGetBool(OidFunctionCall1(F_UPPER_INF_ANYRANGE, r));
+	lower->inclusive = !*empty && DatumGetBool(OidFunctionCall1(F_LOWER_INC_ANYRANGE, r));
+	upper->inclusive = !*empty && DatumGetBool(OidFunctionCall1(F_UPPER_INC_ANYRANGE, r));
+	lower->val = *empty || lower->infinite ? (Datum) 0 : OidFunctionCall1(F_LOWER_ANYRANGE, r);
+	upper->val = *empty || upper->infinite ? (Datum) 0 : OidFunctionCall1(F_UPPER_ANYRANGE, r);
+}
+
+/* The next datalen bytes of a binary message. */
+ULID_PGLITE_LOCAL const char *
+pq_getmsgbytes(StringInfo msg, int datalen)
+{
+	const char *result;
+
+	if (datalen < 0 || datalen > msg->len - msg->cursor)
+		ereport(ERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("insufficient data left in message"));
+	result = &msg->data[msg->cursor];
+	msg->cursor += datalen;
+	return result;
+}
+
+/*
+ * The length of the character at mbstr, not reaching past a NUL.  ulid asks
+ * only of the database's encoding, which is what pg_mblen() reads.
+ */
+ULID_PGLITE_LOCAL int
+pg_encoding_mblen_bounded(int encoding, const char *mbstr)
+{
+	(void) encoding;
+	return (int) strnlen(mbstr, pg_mblen(mbstr));
+}
+
+/* Datums compared as unsigned integers: abbreviated keys. */
+ULID_PGLITE_LOCAL int
+ssup_datum_unsigned_cmp(Datum x, Datum y, SortSupport ssup)
+{
+	(void) ssup;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Sorts are not traced in PGlite. */
+ULID_PGLITE_LOCAL bool trace_sort = false;
+
+/*
+ * A hash of 32 bits, for the estimate below only: the finalizer of
+ * MurmurHash3, which spreads every input bit over the output.
+ */
+ULID_PGLITE_LOCAL uint32
+hash_bytes_uint32(uint32 k)
+{
+	k ^= k >> 16;
+	k *= 0x85ebca6bU;
+	k ^= k >> 13;
+	k *= 0xc2b2ae35U;
+	k ^= k >> 16;
+	return k;
+}
+
+/*
+ * The estimate of distinct abbreviated keys that decides whether a sort
+ * keeps abbreviating, kept in core's hyperLogLogState but computed another
+ * way: linear counting (Whang et al., 1990) over a bitmap of 2^(bwidth+7)
+ * bits, with bwidth 10 as ulid asks: 131,072 bits (16 kB a sort), close up
+ * to about a million distinct keys, which is all the decision needs (it
+ * gives up below one distinct key in 2,000 inputs, and stops asking above
+ * 100,000).  A full bitmap says "more than it can count".
+ */
+ULID_PGLITE_LOCAL void
+initHyperLogLog(hyperLogLogState *cState, uint8 bwidth)
+{
+	cState->registerWidth = bwidth;
+	cState->nRegisters = (Size) 1 << (bwidth + 7);
+	cState->alphaMM = 0;
+	cState->arrSize = cState->nRegisters / 8;
+	cState->hashesArr = palloc0(cState->arrSize);
+}
+
+ULID_PGLITE_LOCAL void
+addHyperLogLog(hyperLogLogState *cState, uint32 hash)
+{
+	Size		bit = hash & (cState->nRegisters - 1);
+
+	cState->hashesArr[bit / 8] |= (uint8) (1 << (bit % 8));
+}
+
+ULID_PGLITE_LOCAL double
+estimateHyperLogLog(hyperLogLogState *cState)
+{
+	Size		zeros = 0;
+	double		m = (double) cState->nRegisters;
+
+	for (Size i = 0; i < cState->arrSize; i++)
+		zeros += 8 - __builtin_popcount(cState->hashesArr[i]);
+	if (zeros == 0)
+		return 1.0e12;
+	return -m * log((double) zeros / m);
+}
+
+ULID_PGLITE_LOCAL void
+freeHyperLogLog(hyperLogLogState *cState)
+{
+	pfree(cState->hashesArr);
+	cState->hashesArr = NULL;
+}
+
+#endif							/* __PGLITE__ */
