@@ -869,7 +869,7 @@ static List *
 tree_publications(Oid relid, List *tree)
 {
 	List	   *pubids = GetAllTablesPublications();
-	List	   *ancestors = lcons_oid(relid, get_partition_ancestors(relid));
+	List	   *ancestors = list_concat(list_make1_oid(relid), get_partition_ancestors(relid));
 	ListCell   *lc;
 
 #if PG_VERSION_NUM >= 190000

@@ -40,8 +40,15 @@
 /* Some of these reach headers with unused parameters under -Wextra. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/skey.h"
+#include "access/table.h"
+#include "catalog/objectaddress.h"
 #include "catalog/pg_operator.h"
+#include "catalog/pg_publication.h"
+#include "catalog/pg_publication_namespace.h"
+#include "catalog/pg_publication_rel.h"
 #include "catalog/pg_statistic.h"
 #include "common/hashfn.h"
 #include "lib/hyperloglog.h"
@@ -54,6 +61,7 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rangetypes.h"
+#include "utils/rel.h"
 #include "utils/selfuncs.h"
 #include "utils/sortsupport.h"
 #include "utils/syscache.h"
@@ -291,6 +299,133 @@ freeHyperLogLog(hyperLogLogState *cState)
 {
 	pfree(cState->hashesArr);
 	cState->hashesArr = NULL;
+}
+
+/*
+ * Whether the planner may read a column's statistics with a function:
+ * yes when the user may read the column, or when the function leaks
+ * nothing (core's rule).
+ */
+ULID_PGLITE_LOCAL bool
+statistic_proc_security_check(VariableStatData *vardata, Oid func_oid)
+{
+	if (vardata->acl_ok)
+		return true;
+	return OidIsValid(func_oid) && get_func_leakproof(func_oid);
+}
+
+/*
+ * What ulid_convert_column() and its dry run ask of publications, read from
+ * the catalogs.  PGlite, one backend with no replication, has none but
+ * those a user makes, and they publish to no one.
+ */
+
+/* The OIDs found by a scan of a publication catalog on its first key. */
+static List *
+publication_scan(Oid catalog, Oid index, AttrNumber keycol, Oid key, AttrNumber pubcol)
+{
+	Relation	rel = table_open(catalog, AccessShareLock);
+	ScanKeyData skey;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *result = NIL;
+
+	ScanKeyInit(&skey, keycol, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(key));
+	scan = systable_beginscan(rel, index, true, NULL, 1, &skey);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		bool		isnull;
+		Datum		pubid = heap_getattr(tuple, pubcol, RelationGetDescr(rel), &isnull);
+
+		result = lappend_oid(result, DatumGetObjectId(pubid));
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return result;
+}
+
+/* The publications that name a table. */
+ULID_PGLITE_LOCAL List *
+GetRelationPublications(Oid relid)
+{
+	return publication_scan(PublicationRelRelationId, PublicationRelPrrelidPrpubidIndexId,
+							Anum_pg_publication_rel_prrelid, relid,
+							Anum_pg_publication_rel_prpubid);
+}
+
+/* The publications of all tables in a schema. */
+ULID_PGLITE_LOCAL List *
+GetSchemaPublications(Oid schemaid)
+{
+	return publication_scan(PublicationNamespaceRelationId,
+							PublicationNamespacePnnspidPnpubidIndexId,
+							Anum_pg_publication_namespace_pnnspid, schemaid,
+							Anum_pg_publication_namespace_pnpubid);
+}
+
+/* The publications FOR ALL TABLES. */
+ULID_PGLITE_LOCAL List *
+GetAllTablesPublications(void)
+{
+	Relation	rel = table_open(PublicationRelationId, AccessShareLock);
+	ScanKeyData skey;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *result = NIL;
+
+	ScanKeyInit(&skey, Anum_pg_publication_puballtables, BTEqualStrategyNumber, F_BOOLEQ,
+				BoolGetDatum(true));
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 1, &skey);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		result = lappend_oid(result, ((Form_pg_publication) GETSTRUCT(tuple))->oid);
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return result;
+}
+
+/* A publication's name, from the catalog cache. */
+ULID_PGLITE_LOCAL char *
+get_publication_name(Oid pubid, bool missing_ok)
+{
+	HeapTuple	tuple = SearchSysCache1(PUBLICATIONOID, ObjectIdGetDatum(pubid));
+	char	   *name;
+
+	if (!HeapTupleIsValid(tuple))
+	{
+		if (!missing_ok)
+			elog(ERROR, "cache lookup failed for publication %u", pubid);
+		return NULL;
+	}
+	name = pstrdup(NameStr(((Form_pg_publication) GETSTRUCT(tuple))->pubname));
+	ReleaseSysCache(tuple);
+	return name;
+}
+
+/* An object as the server describes it, by its SQL-callable pg_describe_object(). */
+ULID_PGLITE_LOCAL char *
+getObjectDescription(const ObjectAddress *object, bool missing_ok)
+{
+	LOCAL_FCINFO(fcinfo, 3);
+	FmgrInfo	flinfo;
+	Datum		result;
+
+	fmgr_info(F_PG_DESCRIBE_OBJECT, &flinfo);
+	InitFunctionCallInfoData(*fcinfo, &flinfo, 3, InvalidOid, NULL, NULL);
+	fcinfo->args[0].value = ObjectIdGetDatum(object->classId);
+	fcinfo->args[0].isnull = false;
+	fcinfo->args[1].value = ObjectIdGetDatum(object->objectId);
+	fcinfo->args[1].isnull = false;
+	fcinfo->args[2].value = Int32GetDatum(object->objectSubId);
+	fcinfo->args[2].isnull = false;
+	result = FunctionCallInvoke(fcinfo);
+	if (fcinfo->isnull)
+	{
+		if (!missing_ok)
+			elog(ERROR, "could not describe object %u/%u/%d", object->classId,
+				 object->objectId, object->objectSubId);
+		return NULL;
+	}
+	return TextDatumGetCString(result);
 }
 
 #endif							/* __PGLITE__ */
