@@ -1,0 +1,204 @@
+// Whether a side module (ulid.so built by bin/pglite) can load into a
+// PGlite build, checked before any user tries:
+//
+//   node pglite/check-imports.mjs ULID_SO PGLITE_DIST [--warn]
+//
+// PGLITE_DIST is the dist directory of the pinned @electric-sql/pglite
+// (pglite.wasm, pglite.js and the contrib bundles).
+//
+// 1. Imports.  pglite.wasm is linked with -sMAIN_MODULE=2: it exports only
+//    the server symbols that PGlite's own extensions import, and its dynamic
+//    linker resolves a side module's imports against those exports, the
+//    JavaScript library functions of pglite.js (its wasmImports) and the
+//    invoke_* trampolines it makes on demand.  Every function the module
+//    imports from "env", every data symbol it reads through "GOT.mem" and
+//    every function whose address it takes through "GOT.func" must be found
+//    there (or among the module's own exports); weak imports may be absent.
+//    A missing function fails dlopen ("could not load dynamic lib"), or is
+//    left for a JavaScript TypeError when first called.
+// 2. The magic block.  The module is instantiated with stub imports and its
+//    Pg_magic_func read: the ABI fields (major version, FUNC_MAX_ARGS,
+//    INDEX_MAX_KEYS, NAMEDATALEN, FLOAT8PASSBYVAL, the ABI tag) must equal
+//    those of a contrib module that ships with this PGlite, or the server
+//    refuses the library as incompatible.
+//
+// Exit status 1 on a failure of either (with --warn, only a missing import
+// is reported and the status stays 0), 2 on bad arguments.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+const args = process.argv.slice(2);
+const warnOnly = args.includes('--warn');
+const [soPath, dist] = args.filter((a) => a !== '--warn');
+if (!soPath || !dist) {
+  console.error('usage: node check-imports.mjs ULID_SO PGLITE_DIST [--warn]');
+  process.exit(2);
+}
+
+// The dylink.0 custom section: memory and table sizes, and which imports
+// are weak (WASM_DYLINK_IMPORT_INFO, flag WASM_SYMBOL_BINDING_WEAK).
+function dylink(module) {
+  const sections = WebAssembly.Module.customSections(module, 'dylink.0');
+  const info = { memorySize: 0, memoryAlign: 0, tableSize: 0, weak: new Set() };
+  if (sections.length === 0) return info;
+  const b = new Uint8Array(sections[0]);
+  let p = 0;
+  const u32 = () => {
+    let r = 0, shift = 0, byte;
+    do {
+      byte = b[p++];
+      r |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return r >>> 0;
+  };
+  const str = () => {
+    const n = u32();
+    const s = Buffer.from(b.subarray(p, p + n)).toString('utf8');
+    p += n;
+    return s;
+  };
+  while (p < b.length) {
+    const type = b[p++];
+    const size = u32();
+    const end = p + size;
+    if (type === 1) {
+      info.memorySize = u32();
+      info.memoryAlign = u32();
+      info.tableSize = u32();
+    } else if (type === 4) {
+      for (let n = u32(); n > 0; n--) {
+        const mod = str(), field = str(), flags = u32();
+        if (flags & 1) info.weak.add(`${mod}.${field}`);
+      }
+    }
+    p = end;
+  }
+  return info;
+}
+
+// The names pglite.js's dynamic linker finds without the wasm: the keys of
+// its wasmImports object (JavaScript library functions).
+function jsLibraryNames(pgliteJs) {
+  const start = pgliteJs.indexOf('var wasmImports={');
+  if (start < 0) throw new Error('pglite.js: no wasmImports object found');
+  const body = pgliteJs.slice(start + 'var wasmImports={'.length, pgliteJs.indexOf('}', start));
+  return new Set(body.split(',').map((kv) => kv.split(':')[0].trim()));
+}
+
+const soBytes = readFileSync(soPath);
+const so = new WebAssembly.Module(soBytes);
+const main = new WebAssembly.Module(readFileSync(join(dist, 'pglite.wasm')));
+const mainExports = new Map(WebAssembly.Module.exports(main).map((e) => [e.name, e.kind]));
+const jsNames = jsLibraryNames(readFileSync(join(dist, 'pglite.js'), 'utf8'));
+const own = new Map(WebAssembly.Module.exports(so).map((e) => [e.name, e.kind]));
+const info = dylink(so);
+// What every side module gets from the loader itself.
+const fromLoader = new Set(['memory', '__indirect_function_table', '__stack_pointer',
+  '__memory_base', '__table_base']);
+
+const missing = [];
+const imports = WebAssembly.Module.imports(so);
+for (const { module, name, kind } of imports) {
+  if (module === 'env' && fromLoader.has(name)) continue;
+  if (info.weak.has(`${module}.${name}`)) continue;
+  let found;
+  if (module === 'GOT.mem') {
+    found = mainExports.get(name) === 'global' || own.get(name) === 'global';
+  } else if (module === 'GOT.func' || (module === 'env' && kind === 'function')) {
+    found = mainExports.get(name) === 'function' || own.get(name) === 'function' ||
+      jsNames.has(name) || (module === 'env' && name.startsWith('invoke_'));
+  } else if (module === 'env' && kind === 'global') {
+    found = mainExports.get(name) === 'global';
+  } else {
+    found = false;
+  }
+  if (!found) {
+    const how = module === 'GOT.mem' ? 'data (GOT.mem)'
+      : module === 'GOT.func' ? 'address (GOT.func)' : `${kind} (${module})`;
+    missing.push({ name, how });
+  }
+}
+// One line a symbol, sorted, so that two runs diff cleanly.
+const byName = new Map();
+for (const m of missing) byName.set(m.name, [...(byName.get(m.name) || []), m.how]);
+const names = [...byName.keys()].sort();
+const counts = `${imports.length} imports, ${mainExports.size} exports of pglite.wasm`;
+if (names.length > 0) {
+  console.error(`${soPath}: ${names.length} symbols that pglite.wasm does not export (${counts}):`);
+  for (const n of names) console.error(`  ${n}  ${byName.get(n).join(', ')}`);
+} else {
+  console.error(`imports: all resolved (${counts})`);
+}
+
+// A gzip tar's regular files, by name.
+function untar(gz) {
+  const t = gunzipSync(gz), files = new Map();
+  for (let p = 0; p + 512 <= t.length;) {
+    const name = t.subarray(p, p + 100).toString('utf8').replace(/\0.*$/s, '');
+    if (!name) break;
+    const prefix = t.subarray(p + 345, p + 500).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(t.subarray(p + 124, p + 136).toString('utf8').replace(/\0.*$/s, '').trim() || '0', 8);
+    const type = String.fromCharCode(t[p + 156] || 48);
+    if (type === '0' || type === '\0') files.set(prefix ? `${prefix}/${name}` : name, t.subarray(p + 512, p + 512 + size));
+    p += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
+}
+
+// Pg_magic_func's struct: len, then the ABI fields (5 ints and 32 bytes);
+// name and version follow as pointers (PG_MODULE_MAGIC_EXT).
+function magic(bytes) {
+  const mod = new WebAssembly.Module(bytes);
+  const d = dylink(mod);
+  const memory = new WebAssembly.Memory({ initial: 256 });
+  const table = new WebAssembly.Table({ initial: d.tableSize + 1, element: 'anyfunc' });
+  const base = 1024;
+  const i32 = (value, mutable) => new WebAssembly.Global({ value: 'i32', mutable }, value);
+  const env = {
+    memory, __indirect_function_table: table, __stack_pointer: i32(base + d.memorySize + 65536, true),
+    __memory_base: i32(base, false), __table_base: i32(1, false),
+  };
+  const imports = { env, 'GOT.mem': {}, 'GOT.func': {} };
+  for (const { module, name, kind } of WebAssembly.Module.imports(mod)) {
+    if (module === 'env' && name in env) continue;
+    imports[module] ??= {};
+    imports[module][name] = kind === 'function'
+      ? () => { throw new Error(`${name} called`); }
+      : i32(0, true);
+  }
+  const ex = new WebAssembly.Instance(mod, imports).exports;
+  ex.__wasm_apply_data_relocs?.();
+  const p = ex.Pg_magic_func();
+  const view = new DataView(memory.buffer);
+  const len = view.getInt32(p, true);
+  const abi = Buffer.from(new Uint8Array(memory.buffer, p, 4 + 20 + 32));
+  const ints = [0, 1, 2, 3, 4, 5].map((i) => view.getInt32(p + 4 * i, true));
+  const extra = abi.subarray(24).toString('utf8').replace(/\0.*$/s, '');
+  const cstr = (q) => (q ? Buffer.from(new Uint8Array(memory.buffer, q, 64)).toString('utf8').replace(/\0.*$/s, '') : '');
+  const name = len >= 64 ? cstr(view.getUint32(p + 56, true)) : '';
+  const version = len >= 64 ? cstr(view.getUint32(p + 60, true)) : '';
+  return { abi, text: `len ${len}, version ${ints[1]}, FUNC_MAX_ARGS ${ints[2]}, INDEX_MAX_KEYS ${ints[3]}, NAMEDATALEN ${ints[4]}, FLOAT8PASSBYVAL ${ints[5]}, ABI "${extra}"${name ? `, ${name} ${version}` : ''}` };
+}
+
+let magicFailed = false;
+try {
+  const ours = magic(soBytes);
+  // A contrib module of this PGlite: amcheck if it ships, else the first.
+  const bundles = readdirSync(dist).filter((f) => f.endsWith('.tar.gz')).sort();
+  const pick = bundles.includes('amcheck.tar.gz') ? 'amcheck.tar.gz' : bundles[0];
+  const [soName, refBytes] = [...untar(readFileSync(join(dist, pick)))].find(([n]) => n.endsWith('.so'));
+  const ref = magic(refBytes);
+  if (Buffer.compare(ours.abi, ref.abi) === 0) {
+    console.error(`magic block: ${ours.text}; the ABI fields equal ${pick}'s ${soName}`);
+  } else {
+    console.error(`magic block differs from ${pick}'s ${soName}:\n  ours:   ${ours.text}\n  theirs: ${ref.text}`);
+    magicFailed = true;
+  }
+} catch (e) {
+  console.error(`magic block: could not be read (${e.message})`);
+  magicFailed = true;
+}
+
+process.exit(magicFailed || (names.length > 0 && !warnOnly) ? 1 : 0);
