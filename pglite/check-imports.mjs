@@ -14,8 +14,10 @@
 //    imports from "env", every data symbol it reads through "GOT.mem" and
 //    every function whose address it takes through "GOT.func" must be found
 //    there (or among the module's own exports); weak imports may be absent.
-//    A missing function fails dlopen ("could not load dynamic lib"), or is
-//    left for a JavaScript TypeError when first called.
+//    A missing data symbol or function address fails dlopen ("could not
+//    load dynamic lib ... TypeError"); a missing function called directly
+//    loads, then its first call ends the query with no rows and no error,
+//    and the next query never returns (PGlite 0.5.17).
 // 2. The magic block.  The module is instantiated with stub imports and its
 //    Pg_magic_func read: the ABI fields (major version, FUNC_MAX_ARGS,
 //    INDEX_MAX_KEYS, NAMEDATALEN, FLOAT8PASSBYVAL, the ABI tag) must equal
