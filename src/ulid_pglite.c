@@ -46,6 +46,7 @@
 #include "access/table.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_operator.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_publication.h"
 #include "catalog/pg_publication_namespace.h"
 #include "catalog/pg_publication_rel.h"
@@ -72,35 +73,60 @@
 #define ULID_PGLITE_LOCAL __attribute__((visibility("hidden")))
 
 /*
+ * Call a function of the server's own (a built-in, by OID) with four
+ * arguments: fmgr_info() finds it in the server's table.
+ */
+static Datum
+call_builtin4(Oid fn, Oid collation, Datum a, Datum b, Datum c, Datum d)
+{
+	LOCAL_FCINFO(fcinfo, 4);
+	FmgrInfo	flinfo;
+	Datum		result;
+
+	fmgr_info(fn, &flinfo);
+	InitFunctionCallInfoData(*fcinfo, &flinfo, 4, collation, NULL, NULL);
+	fcinfo->args[0].value = a;
+	fcinfo->args[1].value = b;
+	fcinfo->args[2].value = c;
+	fcinfo->args[3].value = d;
+	for (int i = 0; i < 4; i++)
+		fcinfo->args[i].isnull = false;
+	result = FunctionCallInvoke(fcinfo);
+	if (fcinfo->isnull)
+		elog(ERROR, "function %u returned NULL", fn);
+	return result;
+}
+
+/*
  * Restriction estimators of core's B-tree comparisons, run by the server
  * through the function manager.
  */
 ULID_PGLITE_LOCAL Datum
 scalarltsel(PG_FUNCTION_ARGS)
 {
-	return OidFunctionCall4Coll(F_SCALARLTSEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
-								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+	return call_builtin4(F_SCALARLTSEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+						 PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
 }
 
 ULID_PGLITE_LOCAL Datum
 scalarlesel(PG_FUNCTION_ARGS)
 {
-	return OidFunctionCall4Coll(F_SCALARLESEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
-								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+	return call_builtin4(F_SCALARLESEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+						 PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
 }
 
 ULID_PGLITE_LOCAL Datum
 scalargtsel(PG_FUNCTION_ARGS)
 {
-	return OidFunctionCall4Coll(F_SCALARGTSEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
-								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+	return call_builtin4(F_SCALARGTSEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+						 PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
 }
 
 ULID_PGLITE_LOCAL Datum
 scalargesel(PG_FUNCTION_ARGS)
 {
-	return OidFunctionCall4Coll(F_SCALARGESEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
-								PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
+	return call_builtin4(F_SCALARGESEL, PG_GET_COLLATION(), PG_GETARG_DATUM(0),
+						 PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3));
 }
 
 /* regclass output, for the names in ulid_convert_column()'s messages. */
@@ -110,20 +136,41 @@ regclassout(PG_FUNCTION_ARGS)
 	return OidFunctionCall1(F_REGCLASSOUT, PG_GETARG_DATUM(0));
 }
 
-/* The fraction of a column's rows that are NULL (or not), from its statistics. */
+/*
+ * The fraction of a column's rows that are NULL (or not), from its
+ * statistics: for a column of a table, its stanullfrac (what ulid asks);
+ * core's default otherwise.
+ */
 ULID_PGLITE_LOCAL Selectivity
 nulltestsel(PlannerInfo *root, NullTestType nulltesttype, Node *arg, int varRelid,
 			JoinType jointype, SpecialJoinInfo *sjinfo)
 {
-	VariableStatData vardata;
 	Selectivity nullfrac = DEFAULT_UNK_SEL;
 
+	(void) varRelid;
 	(void) jointype;
 	(void) sjinfo;
-	examine_variable(root, arg, varRelid, &vardata);
-	if (HeapTupleIsValid(vardata.statsTuple))
-		nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata.statsTuple))->stanullfrac;
-	ReleaseVariableStats(vardata);
+	while (arg != NULL && IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	if (arg != NULL && IsA(arg, Var) && ((Var *) arg)->varlevelsup == 0 &&
+		((Var *) arg)->varno > 0 && ((Var *) arg)->varno < root->simple_rel_array_size)
+	{
+		Var		   *var = (Var *) arg;
+		RangeTblEntry *rte = root->simple_rte_array[var->varno];
+
+		if (rte != NULL && rte->rtekind == RTE_RELATION)
+		{
+			HeapTuple	tuple = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
+												Int16GetDatum(var->varattno),
+												BoolGetDatum(rte->inh));
+
+			if (HeapTupleIsValid(tuple))
+			{
+				nullfrac = ((Form_pg_statistic) GETSTRUCT(tuple))->stanullfrac;
+				ReleaseSysCache(tuple);
+			}
+		}
+	}
 	return nulltesttype == IS_NULL ? nullfrac : 1.0 - nullfrac;
 }
 
@@ -224,8 +271,13 @@ pq_getmsgbytes(StringInfo msg, int datalen)
 ULID_PGLITE_LOCAL int
 pg_encoding_mblen_bounded(int encoding, const char *mbstr)
 {
+	int			len = pg_mblen(mbstr);
+	int			n = 0;
+
 	(void) encoding;
-	return (int) strnlen(mbstr, pg_mblen(mbstr));
+	while (n < len && mbstr[n] != '\0')
+		n++;
+	return n;
 }
 
 /* Datums compared as unsigned integers: abbreviated keys. */
@@ -309,9 +361,18 @@ freeHyperLogLog(hyperLogLogState *cState)
 ULID_PGLITE_LOCAL bool
 statistic_proc_security_check(VariableStatData *vardata, Oid func_oid)
 {
+	HeapTuple	tuple;
+	bool		leakproof = false;
+
 	if (vardata->acl_ok)
 		return true;
-	return OidIsValid(func_oid) && get_func_leakproof(func_oid);
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(func_oid));
+	if (HeapTupleIsValid(tuple))
+	{
+		leakproof = ((Form_pg_proc) GETSTRUCT(tuple))->proleakproof;
+		ReleaseSysCache(tuple);
+	}
+	return leakproof;
 }
 
 /*
