@@ -45,7 +45,8 @@ endif
 $(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 # Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
-test/unit: test/unit.c src/ulid_layout.h src/ulid_base32.h src/ulid_uuidtext.h src/ulid_monotonic.h src/ulid_packed.h src/ulid_random.h
+test/unit: test/unit.c src/ulid_layout.h src/ulid_base32.h src/ulid_uuidtext.h src/ulid_monotonic.h src/ulid_packed.h src/ulid_random.h \
+		src/ulid_abbrev.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -o $@ $<
 unitcheck: test/unit
 	test/unit

@@ -30,6 +30,7 @@
 #pragma GCC diagnostic pop
 
 #include "ulid.h"
+#include "ulid_abbrev.h"
 #include "ulid_base32.h"
 #include "ulid_uuidtext.h"
 
@@ -389,12 +390,17 @@ ulid_cmp(PG_FUNCTION_ARGS)
  * Sort support.  The abbreviated key is the first 8 bytes (the 48-bit time
  * and 16 random bits) as an unsigned integer, so most comparisons in a sort
  * are integer comparisons on the Datum itself and never touch the 16 bytes.
+ * Where a Datum has 32 bits (wasm32, PGlite; 32-bit servers before 19), it
+ * is the time relative to the sort's first value instead (ulid_abbrev.h):
+ * the first 4 bytes would change once a minute.
  */
 typedef struct UlidSortState
 {
 	int64		input_count;	/* values abbreviated so far */
 	bool		estimating;		/* still counting distinct abbreviations? */
 	hyperLogLogState distinct;	/* distinct abbreviated keys seen */
+	bool		have_base;		/* 32-bit keys: base_ms is set */
+	uint64		base_ms;		/* 32-bit keys: the first value's time */
 } UlidSortState;
 
 /* The full comparison, for sorts without abbreviation and for ties. */
@@ -405,17 +411,30 @@ ulid_fast_cmp(Datum x, Datum y, SortSupport ssup)
 	return ulid_internal_cmp(DatumGetUlidP(x), DatumGetUlidP(y));
 }
 
-/* The abbreviated key: the leading bytes, big-endian, as many as a Datum holds. */
+/* The abbreviated key: the first 8 bytes, big-endian, or ulid_abbrev32(). */
 static Datum
 ulid_abbrev_convert(Datum original, SortSupport ssup)
 {
 	UlidSortState *state = (UlidSortState *) ssup->ssup_extra;
-	uint64		prefix;
+	const uint8 *u = DatumGetUlidP(original)->data;
 	Datum		key;
 
-	memcpy(&prefix, DatumGetUlidP(original)->data, sizeof(prefix));
-	prefix = pg_ntoh64(prefix);
-	key = (Datum) (prefix >> (64 - 8 * sizeof(Datum)));
+	if (sizeof(Datum) >= sizeof(uint64))
+	{
+		uint64		prefix;
+
+		memcpy(&prefix, u, sizeof(prefix));
+		key = (Datum) pg_ntoh64(prefix);
+	}
+	else
+	{
+		if (!state->have_base)
+		{
+			state->base_ms = ulid_get_time(u);
+			state->have_base = true;
+		}
+		key = (Datum) ulid_abbrev32(u, state->base_ms);
+	}
 
 	state->input_count++;
 	if (state->estimating)
@@ -479,6 +498,8 @@ ulid_sortsupport(PG_FUNCTION_ARGS)
 		state = palloc(sizeof(UlidSortState));
 		state->input_count = 0;
 		state->estimating = true;
+		state->have_base = false;
+		state->base_ms = 0;
 		initHyperLogLog(&state->distinct, 10);
 		MemoryContextSwitchTo(oldcontext);
 

@@ -32,6 +32,7 @@
 #include "../src/ulid_monotonic.h"
 #include "../src/ulid_packed.h"
 #include "../src/ulid_random.h"
+#include "../src/ulid_abbrev.h"
 
 #define lengthof(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -1990,6 +1991,116 @@ static const function_case pool_functions[] = {
 	{"a failing source takes nothing, then recovers", test_pool_fill_failure},
 };
 
+
+/* ------------------------------------------ the 32-bit abbreviated key */
+
+/*
+ * Sorted values whose times cluster around a base (many in one millisecond,
+ * many within the exact region, some across each step of the coarse one)
+ * and spread to both ends of the 48 bits: the keys never decrease, and equal
+ * values get equal keys.  A base at each end and in the middle.
+ */
+static void
+test_abbrev32_monotone(void)
+{
+	static uint8_t many[30000][ULID_LEN];
+	uint64_t	bases[] = {0, 1469918176385ULL, ULID_TIME_MAX, (uint64_t) 1 << 20};
+
+	for (size_t b = 0; b < lengthof(bases); b++)
+	{
+		prng_seed(0xABB4ULL + b);
+		for (int i = 0; i < 30000; i++)
+		{
+			uint64_t	r = prng_next();
+			int64_t		d;
+			uint64_t	t;
+
+			prng_fill(many[i], ULID_LEN);
+			switch (i % 5)
+			{
+				case 0:
+					d = (int64_t) (r % 3) - 1;	/* the base's millisecond and its neighbours */
+					break;
+				case 1:
+					d = (int64_t) (r % (1 << 22)) - (1 << 21);	/* around the exact region's edge */
+					break;
+				case 2:
+					d = (int64_t) (r >> (r % 64));	/* every scale */
+					break;
+				case 3:
+					d = -(int64_t) (r >> (r % 64));
+					break;
+				default:
+					d = 0;
+					if (i % 10 == 4)
+						memcpy(many[i], many[i - 1], ULID_LEN);	/* duplicates */
+					break;
+			}
+			if (i % 10 == 4)
+				continue;
+			t = (d < 0 && (uint64_t) -d > bases[b]) ? 0 :
+				(d > 0 && (uint64_t) d > ULID_TIME_MAX - bases[b]) ? ULID_TIME_MAX :
+				(uint64_t) ((int64_t) bases[b] + d);
+			ulid_set_time(many[i], t);
+		}
+		qsort(many, 30000, ULID_LEN, cmp_ulid);
+		for (int i = 1; i < 30000; i++)
+		{
+			uint32_t	k0 = ulid_abbrev32(many[i - 1], bases[b]);
+			uint32_t	k1 = ulid_abbrev32(many[i], bases[b]);
+
+			CHECK_AT(k0 <= k1, i);
+			if (memcmp(many[i - 1], many[i], ULID_LEN) == 0)
+				CHECK_AT(k0 == k1, i);
+		}
+	}
+}
+
+/*
+ * Within 17.5 minutes of the base, every millisecond and the next 10 bits
+ * tell keys apart; beyond, a step of 2^e ms at 2^(20+e) ms away.
+ */
+static void
+test_abbrev32_resolution(void)
+{
+	uint8_t		a[ULID_LEN] = {0};
+	uint8_t		b[ULID_LEN] = {0};
+	uint64_t	base = 1469918176385ULL;
+
+	/* the same millisecond, random bits apart: keys apart, both sides */
+	ulid_set_time(a, base + 5);
+	ulid_set_time(b, base + 5);
+	b[ULID_TIME_BYTES + 1] = 0x40;	/* the 10th bit after the time */
+	CHECK(ulid_abbrev32(a, base) < ulid_abbrev32(b, base));
+	ulid_set_time(a, base - 5);
+	ulid_set_time(b, base - 5);
+	CHECK(ulid_abbrev32(a, base) < ulid_abbrev32(b, base));
+	/* a millisecond apart at the exact region's edge */
+	ulid_set_time(a, base + (1 << 20) - 2);
+	ulid_set_time(b, base + (1 << 20) - 1);
+	CHECK(ulid_abbrev32(a, base) < ulid_abbrev32(b, base));
+	/* one step of 2 ms just past it, and a millisecond within a step ties */
+	ulid_set_time(a, base + (1 << 20));
+	ulid_set_time(b, base + (1 << 20) + 1);
+	CHECK(ulid_abbrev32(a, base) == ulid_abbrev32(b, base));
+	ulid_set_time(b, base + (1 << 20) + 2);
+	CHECK(ulid_abbrev32(a, base) < ulid_abbrev32(b, base));
+	/* a year away (2^35 ms): a step of 2^16 ms (66 s) */
+	ulid_set_time(a, base + ((uint64_t) 1 << 35));
+	ulid_set_time(b, base + ((uint64_t) 1 << 35) + (1 << 16));
+	CHECK(ulid_abbrev32(a, base) < ulid_abbrev32(b, base));
+	/* the extremes, either side of a base at either end */
+	ulid_set_time(a, 0);
+	ulid_set_time(b, ULID_TIME_MAX);
+	CHECK(ulid_abbrev32(a, 0) < ulid_abbrev32(b, 0));
+	CHECK(ulid_abbrev32(a, ULID_TIME_MAX) < ulid_abbrev32(b, ULID_TIME_MAX));
+}
+
+static const function_case abbrev_functions[] = {
+	{"30,000 sorted values, four bases: keys never decrease, equal values equal keys", test_abbrev32_monotone},
+	{"every millisecond near the base, a coarser step far from it", test_abbrev32_resolution},
+};
+
 /* ----------------------------------------------------------------- driver */
 
 int
@@ -2015,6 +2126,7 @@ main(void)
 	RUN_TABLE("packed step", packed_cases, check_packed);
 	RUN_TABLE("packed step", packed_functions, check_function);
 	RUN_TABLE("pool", pool_functions, check_function);
+	RUN_TABLE("abbreviated key, 32 bits", abbrev_functions, check_function);
 
 	printf("1..%d\n", checks_run);
 	return checks_failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
