@@ -166,7 +166,7 @@ try {
 	// 7. Invalid input: the type's own error, and no stale result.
 	for (const [input, detail] of [
 		['01ARYZ6S41TSV4RRFFQ69G5FA', 'Expected 26 characters, got 25.'],
-		['01ARYZ6S41TSV4RRFFQ69G5FAU', '"U" at position 26 is not a Crockford Base32 digit.'],
+		['01ARYZ6S41TSV4RRFFQ69G5FAU', 'Character "U" at position 26 is not a Crockford Base32 digit.'],
 	]) {
 		await page.getByLabel('ULID', { exact: true }).fill(input)
 		await submit('Decode', '#dec-out', '#dec-error')
