@@ -1,7 +1,7 @@
 // web/db.js: the page's database, PGlite in this tab with the ulid extension,
 // and every statement the page runs on it.  app.js knows nothing of SQL.
 import { PGlite, types } from '@electric-sql/pglite'
-import { ulid } from 'ulid-pglite'
+import { ulid } from 'pglite-ulid'
 
 // The SQL runner shows values as PostgreSQL writes them, not as PGlite's
 // parsers turn them into JavaScript (a timestamptz into a Date).

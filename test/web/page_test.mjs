@@ -4,10 +4,12 @@
 // on 127.0.0.1 at a free port, drives it in Debian's Chromium, headless,
 // through playwright-core, uses each control and checks what it shows.
 //
-//   node test/web/page_test.mjs [PACKAGE_DIR] [--out DIR]
+//   node test/web/page_test.mjs [PACKAGE_DIR | BUNDLE] [--out DIR]
 //
 // PACKAGE_DIR is the ulid npm package (its index.js and the bundle it
-// names; default pglite/ of this checkout).  PGlite is the one this folder's
+// names, dist/ulid.tar.gz; default pglite/ of this checkout, where
+// bin/pglite writes the bundle); or BUNDLE, a ulid.tar.gz that bin/pglite
+// wrote elsewhere, served as pglite/'s.  PGlite is the one this folder's
 // package-lock.json pins (npm ci here), which must be the version in
 // pglite/VERSION, the one the bundle is built for.  The screenshot goes to
 // DIR (default test/web/results/), as page.png; its path is printed.
@@ -18,7 +20,7 @@
 // Asia/Kolkata (+05:30, no summer time), so that "local" is a known time.
 // After the page has loaded the browser is set offline: what the page does
 // then, it does without a network.
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
@@ -31,7 +33,9 @@ const args = process.argv.slice(2)
 let out = join(here, 'results')
 const outAt = args.indexOf('--out')
 if (outAt >= 0) out = resolve(args.splice(outAt, 2)[1])
-const pkg = resolve(args[0] ?? join(root, 'pglite'))
+const target = resolve(args[0] ?? join(root, 'pglite'))
+const bundle = target.endsWith('.tar.gz') ? target : undefined
+const pkg = bundle === undefined ? target : join(root, 'pglite')
 
 const KNOWN = '01ARYZ6S41TSV4RRFFQ69G5FAV'
 const KNOWN_UUID = '01563df3-6481-d676-4c61-efb99302bd5b'
@@ -50,6 +54,16 @@ function ok(cond, name, diag) {
 }
 const same = (got, want, name) => ok(got === want, name, `got:  ${JSON.stringify(got)}\nwant: ${JSON.stringify(want)}`)
 
+// What the page loads must be there, or nothing else is worth trying.
+const servedBundle = bundle ?? join(pkg, 'dist', 'ulid.tar.gz')
+for (const f of [join(pkg, 'index.js'), servedBundle]) {
+	if (!existsSync(f)) {
+		ok(false, `${f} exists`, 'bin/pglite builds the bundle; pglite/ is the package')
+		console.log(`1..${n}`)
+		process.exit(1)
+	}
+}
+
 // The PGlite served must be the one the bundle is built for.
 const pglitePkg = createRequire(join(here, 'package.json')).resolve('@electric-sql/pglite')
 const pgliteDist = dirname(pglitePkg)
@@ -62,7 +76,9 @@ try {
 }
 if (pinned !== undefined) same(served, pinned, `PGlite ${served} served, the version in pglite/VERSION`)
 
-const { url, close } = await serve(pageMounts({ pkg, pglite: pgliteDist }))
+const mounts = pageMounts({ pkg, pglite: pgliteDist })
+if (bundle !== undefined) mounts['/vendor/ulid/dist/ulid.tar.gz'] = bundle
+const { url, close } = await serve(mounts)
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
 	args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
