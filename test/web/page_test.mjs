@@ -20,7 +20,7 @@
 // Asia/Kolkata (+05:30, no summer time), so that "local" is a known time.
 // After the page has loaded the browser is set offline: what the page does
 // then, it does without a network.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
@@ -36,6 +36,8 @@ if (outAt >= 0) out = resolve(args.splice(outAt, 2)[1])
 const target = resolve(args[0] ?? join(root, 'pglite'))
 const bundle = target.endsWith('.tar.gz') ? target : undefined
 const pkg = bundle === undefined ? target : join(root, 'pglite')
+// No picture from an earlier run is left to be taken for this one's.
+for (const f of ['page.png', 'page-failed.png']) rmSync(join(out, f), { force: true })
 
 const KNOWN = '01ARYZ6S41TSV4RRFFQ69G5FAV'
 const KNOWN_UUID = '01563df3-6481-d676-4c61-efb99302bd5b'
@@ -271,6 +273,13 @@ try {
 	console.log(`# screenshot: ${shot}`)
 } catch (err) {
 	ok(false, 'the page could be driven to the end', `${err.stack}\n${problems.join('\n')}`)
+	// The page as it was when it failed, for a look afterwards.
+	mkdirSync(out, { recursive: true })
+	const shot = join(out, 'page-failed.png')
+	await page.screenshot({ path: shot, fullPage: true }).then(
+		() => console.log(`# screenshot of the failure: ${shot}`),
+		() => {},
+	)
 } finally {
 	await browser.close()
 	await close()
