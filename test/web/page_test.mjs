@@ -54,7 +54,9 @@ function ok(cond, name, diag) {
 	if (!cond && diag !== undefined) for (const l of String(diag).split('\n')) console.log(`# ${l}`)
 	return cond
 }
-const same = (got, want, name) => ok(got === want, name, `got:  ${JSON.stringify(got)}\nwant: ${JSON.stringify(want)}`)
+// Equal as JSON: strings, numbers and arrays of them.
+const same = (got, want, name) =>
+	ok(JSON.stringify(got) === JSON.stringify(want), name, `got:  ${JSON.stringify(got)}\nwant: ${JSON.stringify(want)}`)
 
 // What the page loads must be there, or nothing else is worth trying.
 const servedBundle = bundle ?? join(pkg, 'dist', 'ulid.tar.gz')
