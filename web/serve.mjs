@@ -8,10 +8,11 @@
 //
 //   node web/serve.mjs [--port N] [--package DIR] [--pglite DIR]
 //
-// --package is the ulid package's folder (default pglite/ of this checkout);
-// --pglite is PGlite's dist/ (default: @electric-sql/pglite as resolved from
-// the package's folder, where its npm install put it).  Prints the page's
-// address.  test/web/page_test.mjs imports serve() from here.
+// --package is the ulid package's folder (default pglite/ of this checkout,
+// where bin/pglite writes the bundle); --pglite is PGlite's dist/ (default:
+// @electric-sql/pglite as npm installed it for the package's folder, else
+// for test/web/, where bin/setup installs the pinned version).  Prints the
+// page's address.  test/web/page_test.mjs imports serve() from here.
 import { createReadStream, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
@@ -40,9 +41,9 @@ function lookup(mounts, path) {
 		.sort((a, b) => b.length - a.length)[0]
 	if (prefix === undefined) return null
 	const root = mounts[prefix]
-	let file = normalize(join(root, decodeURIComponent(path.slice(prefix.length))))
-	if (file !== root && !file.startsWith(root + sep)) return null
 	try {
+		let file = normalize(join(root, decodeURIComponent(path.slice(prefix.length))))
+		if (file !== root && !file.startsWith(root + sep)) return null
 		if (statSync(file).isDirectory()) file = join(file, 'index.html')
 		return statSync(file).isFile() ? file : null
 	} catch {
@@ -77,11 +78,21 @@ export function serve(mounts, { host = '127.0.0.1', port = 0 } = {}) {
 	})
 }
 
+// PGlite's dist/ as npm installed it for the first of dirs that has it.
+function resolvePGlite(dirs) {
+	for (const dir of dirs) {
+		try {
+			return dirname(createRequire(join(dir, 'package.json')).resolve('@electric-sql/pglite'))
+		} catch {}
+	}
+	throw new Error(`no @electric-sql/pglite installed for ${dirs.join(' or ')}: npm ci in test/web, or give --pglite`)
+}
+
 // The mounts for the page, from the package's folder and PGlite's dist/.
 export function pageMounts({ pkg, pglite }) {
 	const web = dirname(fileURLToPath(import.meta.url))
 	pkg = resolve(pkg ?? join(web, '..', 'pglite'))
-	pglite ??= dirname(createRequire(join(pkg, 'package.json')).resolve('@electric-sql/pglite'))
+	pglite ??= resolvePGlite([pkg, join(web, '..', 'test', 'web')])
 	return { '/': web, '/vendor/pglite/': pglite, '/vendor/ulid/': pkg }
 }
 
