@@ -114,8 +114,11 @@ async function main() {
 		// submitted by script.
 		const count = Number(form.get('count'))
 		if (!Number.isInteger(count) || count < 1 || count > 100) throw new RangeError('Choose from 1 to 100 ids.')
-		ids = await ulidb.generate(db, count, form.get('kind') === 'monotonic')
+		const kind = form.get('kind')
+		ids = await ulidb.generate(db, count, kind === 'monotonic')
 		renderIds(ids)
+		// Said once, rather than every id read out as it appears.
+		$('gen-status').textContent = `Generated ${count} ${kind} id${count === 1 ? '' : 's'}.`
 	})
 	$('gen-copy').addEventListener('click', () => copy(ids.join('\n'), `${ids.length} id${ids.length === 1 ? '' : 's'}`))
 
