@@ -83,10 +83,16 @@ if (pinned !== undefined) same(served, pinned, `PGlite ${served} served, the ver
 const mounts = pageMounts({ pkg, pglite: pgliteDist })
 if (bundle !== undefined) mounts['/vendor/ulid/dist/ulid.tar.gz'] = bundle
 const { url, close } = await serve(mounts)
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-	args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-})
+// Debian's Chromium (bin/setup installs it); as root, without its sandbox,
+// which refuses to run as root.
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium'
+const browser = await chromium
+	.launch({ executablePath, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] })
+	.catch((err) => {
+		ok(false, `${executablePath} starts`, err.message)
+		console.log(`1..${n}`)
+		process.exit(1)
+	})
 const context = await browser.newContext({
 	timezoneId: 'Asia/Kolkata',
 	locale: 'en-GB',
