@@ -96,7 +96,7 @@ const browser = await chromium
 const context = await browser.newContext({
 	timezoneId: 'Asia/Kolkata',
 	locale: 'en-GB',
-	viewport: { width: 1000, height: 800 },
+	viewport: { width: 1100, height: 800 },
 })
 await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })
 const page = await context.newPage()
