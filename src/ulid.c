@@ -504,7 +504,11 @@ ulid_sortsupport(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(oldcontext);
 
 		ssup->ssup_extra = state;
+#ifdef __PGLITE__
+		ssup->comparator = ulid_pglite_unsigned_cmp();
+#else
 		ssup->comparator = ssup_datum_unsigned_cmp;
+#endif
 		ssup->abbrev_converter = ulid_abbrev_convert;
 		ssup->abbrev_abort = ulid_abbrev_abort;
 		ssup->abbrev_full_comparator = ulid_fast_cmp;

@@ -127,4 +127,12 @@ extern bool ulid_bound_selectivity(PlannerInfo *root, VariableStatData *vardata,
 extern Selectivity ulid_core_ineqsel(StrategyNumber strategy, PlannerInfo *root, Oid opno, List *args, int varRelid, Oid collation);
 extern Selectivity ulid_window_selectivity(Selectivity lo, Selectivity hi, Selectivity nullfrac);
 
+#ifdef __PGLITE__
+#include "utils/sortsupport.h"
+
+/* src/ulid_pglite.c: core's unsigned Datum comparator, for the sorts' fast path. */
+typedef int (*UlidUnsignedCmp) (Datum x, Datum y, SortSupport ssup);
+extern UlidUnsignedCmp ulid_pglite_unsigned_cmp(void);
+#endif
+
 #endif							/* ULID_H */

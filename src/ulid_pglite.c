@@ -61,6 +61,7 @@
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rangetypes.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
@@ -68,6 +69,8 @@
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 #pragma GCC diagnostic pop
+
+#include "ulid.h"
 
 /* Defined here for ulid's own calls; not exported from the module. */
 #define ULID_PGLITE_LOCAL __attribute__((visibility("hidden")))
@@ -286,6 +289,36 @@ ssup_datum_unsigned_cmp(Datum x, Datum y, SortSupport ssup)
 {
 	(void) ssup;
 	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * Core's own ssup_datum_unsigned_cmp, whose address PGlite does not export:
+ * a sort recognizes that function by its address and then sorts abbreviated
+ * keys with a quicksort specialized for it, about a third faster than one
+ * calling the comparator (measured by bench/run pglite).  uuid's sort
+ * support, run by the server, sets it as its comparator when it
+ * abbreviates, so it is read from there, once; the copy above if not.
+ */
+UlidUnsignedCmp
+ulid_pglite_unsigned_cmp(void)
+{
+	static UlidUnsignedCmp core_cmp = NULL;
+
+	if (core_cmp == NULL)
+	{
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "ulid uuid sortsupport",
+												  ALLOCSET_SMALL_SIZES);
+		SortSupportData ssup;
+
+		memset(&ssup, 0, sizeof(ssup));
+		ssup.ssup_cxt = cxt;
+		ssup.abbreviate = true;
+		OidFunctionCall1(F_UUID_SORTSUPPORT, PointerGetDatum(&ssup));
+		core_cmp = ssup.comparator != NULL && ssup.abbrev_converter != NULL ?
+			ssup.comparator : ssup_datum_unsigned_cmp;
+		MemoryContextDelete(cxt);
+	}
+	return core_cmp;
 }
 
 /* Sorts are not traced in PGlite. */
