@@ -1,0 +1,282 @@
+#!/usr/bin/env node
+// The regression suite (test/sql, test/expected) in PGlite, under Node.
+//
+//   node test/pglite/regress.mjs --project DIR [--bundle FILE] [--jobs N]
+//        [--results DIR] [NAME...]
+//   node test/pglite/regress.mjs --project DIR [--bundle FILE] --script FILE
+//
+// Each file of the Makefile's REGRESS list (with the lists for the PostgreSQL
+// major PGlite is built on) runs in a fresh PGlite instance with the ulid
+// extension, through test/pglite/psql.mjs, which prints what pg_regress's
+// psql prints; the output is compared with test/expected/NAME.out or one of
+// its alternatives NAME_1.out ... NAME_9.out, as pg_regress does.  One TAP
+// line per file, "ok N - NAME # skip why" for the files one backend cannot
+// run (SINGLE_BACKEND_SKIPS below); a failure prints its unified diff as TAP
+// comments, and every output and diff stays in the results directory
+// (default: a temporary one, printed at the end).
+//
+// --project is a Node project with @electric-sql/pglite and this package
+// installed (test/pglite/package_test.mjs --keep makes one); the extension is
+// the package's, or --bundle's tarball when given (a bundle straight from
+// bin/pglite, without packing).  --script runs one file and prints its output,
+// the way to compare a file with real psql by hand.  Files run in parallel
+// child processes, --jobs of them (default: the number of CPUs); a file that
+// crashes the instance fails alone.
+//
+// The first TAP line checks psql.mjs itself: test/pglite/formatter.sql must
+// print test/pglite/formatter.out, which is real psql's output, remade with
+//   d=$(mktemp -d) && chmod 777 $d && ln -s $PWD/test $d/test && mkdir -m 777 $d/results
+//   bin/tempcluster -- bash -c "cd $d && PGTZ=America/Los_Angeles PGDATESTYLE='Postgres, MDY' \
+//     PGCLIENTENCODING=UTF8 psql -X -a -q < test/pglite/formatter.sql" > test/pglite/formatter.out 2>&1
+//
+// Environment as pg_regress gives it: TimeZone America/Los_Angeles, DateStyle
+// "Postgres, MDY", lc_* C, bytea_output hex, and the server default
+// search_path (PGlite starts with "public").  A reconnection (\c) is a new
+// instance on the same data directory.
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Session } from './psql.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+// Regression files a single backend cannot run, and why.  Isolation specs
+// and TAP tests are not in REGRESS at all (they need several sessions or
+// their own clusters).
+const SINGLE_BACKEND_SKIPS = {};
+
+// The name under which psql.mjs's own check runs.
+const FORMATTER = 'formatter';
+
+function parseArgs(argv) {
+	const o = { names: [], jobs: os.availableParallelism?.() ?? os.cpus().length };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const val = () => argv[++i];
+		if (a === '--project') o.project = path.resolve(val());
+		else if (a === '--bundle') o.bundle = path.resolve(val());
+		else if (a === '--jobs') o.jobs = Math.max(1, parseInt(val(), 10));
+		else if (a === '--results') o.results = path.resolve(val());
+		else if (a === '--script') o.script = path.resolve(val());
+		else if (a === '--child') o.child = val();
+		else if (a === '--template') o.template = val();
+		else if (a === '--no-extension') o.noExtension = true;
+		else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
+		else o.names.push(a);
+	}
+	if (!o.project) throw new Error('--project DIR is required: a Node project with @electric-sql/pglite installed');
+	return o;
+}
+
+// The ESM entry of a package installed in the project.
+function resolvePackage(project, name) {
+	const dir = path.join(project, 'node_modules', name);
+	const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+	let e = pj.exports?.['.'] ?? pj.exports;
+	if (e && typeof e === 'object') e = e.import ?? e.default;
+	if (e && typeof e === 'object') e = e.default;
+	return pathToFileURL(path.join(dir, e ?? pj.module ?? pj.main ?? 'index.js')).href;
+}
+
+function packageName() {
+	return JSON.parse(fs.readFileSync(path.join(root, 'pglite/package.json'), 'utf8')).name;
+}
+
+async function loadPGlite(o) {
+	const { PGlite } = await import(resolvePackage(o.project, '@electric-sql/pglite'));
+	let extensions = {};
+	if (o.bundle) {
+		const bundlePath = pathToFileURL(o.bundle);
+		extensions = { ulid: { name: 'ulid', setup: async (_pg, emscriptenOpts) => ({ emscriptenOpts, bundlePath }) } };
+	} else if (!o.noExtension) {
+		const { ulid } = await import(resolvePackage(o.project, packageName()));
+		extensions = { ulid };
+	}
+	return { PGlite, extensions };
+}
+
+function startParams(PGlite, name) {
+	const settings = [
+		'search_path="$user", public',
+		'TimeZone=America/Los_Angeles',
+		'DateStyle=Postgres, MDY',
+		'lc_messages=C',
+		'lc_monetary=C',
+		'lc_numeric=C',
+		'lc_time=C',
+		'bytea_output=hex',
+		'timezone_abbreviations=Default',
+		`application_name=pg_regress/${name}`,
+	];
+	return [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])];
+}
+
+// A session on a PGlite instance; \c closes it and opens the same data
+// directory as another database.
+async function connection(PGlite, extensions, dataDir, name) {
+	let pg;
+	const open = async (database, loadDataDir) => {
+		pg = await PGlite.create({ loadDataDir, database, extensions, startParams: startParams(PGlite, name) });
+	};
+	await open('postgres', dataDir);
+	const conn = {
+		dbname: 'postgres',
+		user: 'postgres',
+		exec: (bytes) => pg.execProtocolRaw(bytes),
+		async connect(db) {
+			const dump = await pg.dumpDataDir('none');
+			await pg.close();
+			await open(db, dump);
+			conn.dbname = db;
+		},
+		close: () => pg.close(),
+	};
+	const v = await pg.query('SHOW server_version_num');
+	conn.serverVersionNum = parseInt(v.rows[0].server_version_num, 10);
+	return conn;
+}
+
+// One file in this process: its output as pg_regress would record it.
+async function runFile(o, sqlFile, name, template, workdir) {
+	const { PGlite, extensions } = await loadPGlite(o);
+	const data = new Blob([fs.readFileSync(template)]);
+	const conn = await connection(PGlite, extensions, data, name);
+	const session = new Session(conn, { root, workdir });
+	await session.runScript(fs.readFileSync(sqlFile).toString('latin1'));
+	await conn.close();
+	return Buffer.from(session.output(), 'latin1');
+}
+
+// The REGRESS list for a server version: the Makefile's list, then each
+// "REGRESS += ..." under a version test it passes.
+function regressList(versionNum) {
+	const mk = fs.readFileSync(path.join(root, 'Makefile'), 'utf8');
+	const names = /^REGRESS\s*=\s*(.*)$/m.exec(mk)[1].trim().split(/\s+/);
+	const block = /ifeq \(\$\(shell test \$\(VERSION_NUM\) -ge (\d+)[^\n]*\n([\s\S]*?)endif/g;
+	let m;
+	while ((m = block.exec(mk))) {
+		if (versionNum < parseInt(m[1], 10)) continue;
+		const add = /^REGRESS\s*\+=\s*(.*)$/m.exec(m[2]);
+		if (add) names.push(...add[1].trim().split(/\s+/));
+	}
+	return names;
+}
+
+// pg_regress's choice of expected file: an exact match with NAME.out or
+// NAME_N.out, else the one with the shortest diff.
+function compare(name, resultFile, outDir) {
+	const result = fs.readFileSync(resultFile);
+	const dir = name === FORMATTER ? 'test/pglite' : 'test/expected';
+	const candidates = [`${name}.out`, ...Array.from({ length: 9 }, (_, i) => `${name}_${i + 1}.out`)]
+		.map((f) => path.join(root, dir, f))
+		.filter((f) => fs.existsSync(f));
+	if (candidates.length === 0) return { ok: false, diff: `no expected file ${dir}/${name}.out\n` };
+	let best = null;
+	for (const f of candidates) {
+		if (fs.readFileSync(f).equals(result)) return { ok: true, expected: path.relative(root, f) };
+		const d = spawnSync('diff', ['-U3', f, resultFile], { encoding: 'latin1', maxBuffer: 1 << 28 });
+		const diff = d.stdout.replace(/^--- \S+.*$/m, `--- ${path.relative(root, f)}`).replace(/^\+\+\+ \S+.*$/m, `+++ results/${name}.out`);
+		if (!best || diff.length < best.diff.length) best = { ok: false, diff, expected: path.relative(root, f) };
+	}
+	fs.appendFileSync(path.join(outDir, 'regression.diffs'), best.diff);
+	return best;
+}
+
+function runChild(o, name, template, results) {
+	const args = [fileURLToPath(import.meta.url), '--child', name, '--template', template, '--results', results, '--project', o.project];
+	if (o.bundle) args.push('--bundle', o.bundle);
+	if (o.noExtension) args.push('--no-extension');
+	return new Promise((resolve) => {
+		const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+		let err = '';
+		p.stderr.on('data', (d) => (err += d));
+		p.on('close', (code, signal) => resolve({ code, signal, err }));
+	});
+}
+
+async function main() {
+	const o = parseArgs(process.argv.slice(2));
+	if (o.child) {
+		const sql = o.child === FORMATTER ? path.join(root, 'test/pglite/formatter.sql') : path.join(root, 'test/sql', `${o.child}.sql`);
+		const out = await runFile(o, sql, o.child, o.template, o.results);
+		fs.writeFileSync(path.join(o.results, 'results', `${o.child}.out`), out);
+		process.exit(0);
+	}
+
+	// A data directory made once, loaded by every instance.
+	const { PGlite, extensions } = await loadPGlite(o);
+	const started = Date.now();
+	const pg = await PGlite.create({ extensions, startParams: startParams(PGlite, 'template') });
+	const versionNum = parseInt((await pg.query('SHOW server_version_num')).rows[0].server_version_num, 10);
+	const dump = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+	await pg.close();
+
+	const results = o.results ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ulid-pglite-regress.'));
+	fs.mkdirSync(path.join(results, 'results'), { recursive: true });
+	fs.rmSync(path.join(results, 'regression.diffs'), { force: true });
+	const template = path.join(results, 'template.tar');
+	fs.writeFileSync(template, dump);
+
+	if (o.script) {
+		const out = await runFile(o, o.script, path.basename(o.script, '.sql'), template, results);
+		process.stdout.write(out);
+		fs.rmSync(template);
+		return;
+	}
+
+	const names = o.names.length ? o.names : [FORMATTER, ...regressList(versionNum)];
+	console.log(`# PGlite server_version_num ${versionNum}, ${names.length} files, ${o.jobs} at a time; instance template in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	const outcome = new Array(names.length);
+	let next = 0;
+	let printed = 0;
+	let failed = 0;
+	const flush = () => {
+		while (printed < names.length && outcome[printed]) {
+			const r = outcome[printed];
+			const n = printed + 1;
+			if (r.skip) console.log(`ok ${n} - ${r.name} # skip ${r.skip}`);
+			else if (r.ok) console.log(`ok ${n} - ${r.name} (${r.secs} s${r.expected.endsWith(`${r.name}.out`) ? '' : `, ${path.basename(r.expected)}`})`);
+			else {
+				failed++;
+				console.log(`not ok ${n} - ${r.name} (${r.secs} s)`);
+				const lines = r.diff.split('\n');
+				for (const l of lines.slice(0, 80)) console.log(`# ${l}`);
+				if (lines.length > 80) console.log(`# ... ${lines.length - 80} more lines in ${path.join(results, 'regression.diffs')}`);
+			}
+			printed++;
+		}
+	};
+	const worker = async () => {
+		while (next < names.length) {
+			const i = next++;
+			const name = names[i];
+			if (SINGLE_BACKEND_SKIPS[name]) {
+				outcome[i] = { name, skip: SINGLE_BACKEND_SKIPS[name] };
+			} else {
+				const t = Date.now();
+				const resultFile = path.join(results, 'results', `${name}.out`);
+				fs.rmSync(resultFile, { force: true });
+				const c = await runChild(o, name, template, results);
+				const secs = ((Date.now() - t) / 1000).toFixed(1);
+				if (c.code !== 0 || !fs.existsSync(resultFile)) {
+					const why = `the instance failed (exit ${c.code ?? c.signal}):\n${c.err.split('\n').slice(-30).join('\n')}`;
+					fs.appendFileSync(path.join(results, 'regression.diffs'), `=== ${name}\n${why}\n`);
+					outcome[i] = { name, ok: false, secs, diff: why };
+				} else outcome[i] = { name, secs, ...compare(name, resultFile, results) };
+			}
+			flush();
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(o.jobs, names.length) }, worker));
+	console.log(`1..${names.length}`);
+	console.log(`# ${names.length - failed} of ${names.length} files as expected in ${((Date.now() - started) / 1000).toFixed(0)} s; outputs in ${results}/results`);
+	process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((e) => {
+	console.error(e?.stack ?? String(e));
+	process.exit(2);
+});
