@@ -71,14 +71,43 @@ function parseArgs(argv) {
 	return o;
 }
 
-// The ESM entry of a package installed in the project.
-function resolvePackage(project, name) {
+// The ESM file of a package installed in the project, for its main entry
+// or a subpath its "exports" map has a pattern for ("./contrib/*").
+function resolvePackage(project, name, subpath = '.') {
 	const dir = path.join(project, 'node_modules', name);
 	const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-	let e = pj.exports?.['.'] ?? pj.exports;
+	let e;
+	let star = null;
+	if (subpath === '.') e = pj.exports?.['.'] ?? pj.exports ?? pj.module ?? pj.main ?? 'index.js';
+	else {
+		const key = Object.keys(pj.exports ?? {}).find((k) => k === subpath || (k.endsWith('*') && subpath.startsWith(k.slice(0, -1))));
+		if (!key) return null;
+		e = pj.exports[key];
+		if (key.endsWith('*')) star = subpath.slice(key.length - 1);
+	}
 	if (e && typeof e === 'object') e = e.import ?? e.default;
 	if (e && typeof e === 'object') e = e.default;
-	return pathToFileURL(path.join(dir, e ?? pj.module ?? pj.main ?? 'index.js')).href;
+	if (star !== null) e = e.replace('*', star);
+	const file = path.join(dir, e);
+	return fs.existsSync(file) ? pathToFileURL(file).href : null;
+}
+
+// The contrib extensions the regression files create (a server has them all
+// from postgresql-contrib), those PGlite ships, loaded into every instance.
+async function contribExtensions(project) {
+	const names = new Set();
+	for (const f of fs.readdirSync(path.join(root, 'test/sql')).filter((f) => f.endsWith('.sql'))) {
+		const text = fs.readFileSync(path.join(root, 'test/sql', f), 'utf8');
+		for (const m of text.matchAll(/CREATE EXTENSION (?:IF NOT EXISTS )?("?)([A-Za-z0-9_-]+)\1/gi)) names.add(m[2]);
+	}
+	names.delete('ulid');
+	const extensions = {};
+	for (const name of [...names].sort()) {
+		const key = name.replace(/-/g, '_');
+		const url = resolvePackage(project, '@electric-sql/pglite', `./contrib/${key}`);
+		if (url) extensions[key] = (await import(url))[key];
+	}
+	return extensions;
 }
 
 function packageName() {
@@ -87,13 +116,12 @@ function packageName() {
 
 async function loadPGlite(o) {
 	const { PGlite } = await import(resolvePackage(o.project, '@electric-sql/pglite'));
-	let extensions = {};
+	let extensions = await contribExtensions(o.project);
 	if (o.bundle) {
 		const bundlePath = pathToFileURL(o.bundle);
-		extensions = { ulid: { name: 'ulid', setup: async (_pg, emscriptenOpts) => ({ emscriptenOpts, bundlePath }) } };
+		extensions.ulid = { name: 'ulid', setup: async (_pg, emscriptenOpts) => ({ emscriptenOpts, bundlePath }) };
 	} else if (!o.noExtension) {
-		const { ulid } = await import(resolvePackage(o.project, packageName()));
-		extensions = { ulid };
+		extensions.ulid = (await import(resolvePackage(o.project, packageName()))).ulid;
 	}
 	return { PGlite, extensions };
 }
