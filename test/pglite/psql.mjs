@@ -992,7 +992,6 @@ export class Session {
 				const db = scanner.arg('sqlid');
 				await this.conn.connect(db === null || db === '-' ? this.conn.dbname : db);
 				this.syncVars();
-				this.expanded = this.expanded; // \x survives a reconnect, as in psql
 				break;
 			}
 			case 'copy':

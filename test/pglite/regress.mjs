@@ -4,6 +4,7 @@
 //   node test/pglite/regress.mjs --project DIR [--bundle FILE] [--jobs N]
 //        [--results DIR] [NAME...]
 //   node test/pglite/regress.mjs --project DIR [--bundle FILE] --script FILE
+//   bin/tempcluster -- node test/pglite/regress.mjs --server [NAME...]
 //
 // Each file of the Makefile's REGRESS list (with the lists for the PostgreSQL
 // major PGlite is built on) runs in a fresh PGlite instance with the ulid
@@ -29,8 +30,15 @@
 //   bin/tempcluster -- bash -c "cd $d && PGTZ=America/Los_Angeles PGDATESTYLE='Postgres, MDY' \
 //     PGCLIENTENCODING=UTF8 psql -X -a -q < test/pglite/formatter.sql" > test/pglite/formatter.out 2>&1
 //
+// --server runs the files through psql.mjs against the server at PGHOST and
+// PGPORT instead (test/pglite/server.mjs), one after another in a database
+// made as pg_regress makes contrib_regression: on the host's PostgreSQL with
+// ulid installed, every file should pass, which is how a difference in PGlite
+// is known to be PGlite's and not the emulation's.
+//
 // Environment as pg_regress gives it: TimeZone America/Los_Angeles, DateStyle
-// "Postgres, MDY", lc_* C, bytea_output hex, and the server default
+// "Postgres, MDY", IntervalStyle postgres_verbose, lc_* C, bytea_output hex,
+// and the server default
 // search_path (PGlite starts with "public").  A reconnection (\c) is a new
 // instance on the same data directory.
 
@@ -39,7 +47,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Session } from './psql.mjs';
+import { Session, parseMessages, wire } from './psql.mjs';
+import { serverConnection } from './server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -64,10 +73,11 @@ function parseArgs(argv) {
 		else if (a === '--child') o.child = val();
 		else if (a === '--template') o.template = val();
 		else if (a === '--no-extension') o.noExtension = true;
+		else if (a === '--server') o.server = true;
 		else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
 		else o.names.push(a);
 	}
-	if (!o.project) throw new Error('--project DIR is required: a Node project with @electric-sql/pglite installed');
+	if (!o.project && !o.server) throw new Error('--project DIR is required: a Node project with @electric-sql/pglite installed');
 	return o;
 }
 
@@ -131,6 +141,7 @@ function startParams(PGlite, name) {
 		'search_path="$user", public',
 		'TimeZone=America/Los_Angeles',
 		'DateStyle=Postgres, MDY',
+		'IntervalStyle=postgres_verbose',
 		'lc_messages=C',
 		'lc_monetary=C',
 		'lc_numeric=C',
@@ -225,40 +236,9 @@ function runChild(o, name, template, results) {
 	});
 }
 
-async function main() {
-	const o = parseArgs(process.argv.slice(2));
-	if (o.child) {
-		const sql = o.child === FORMATTER ? path.join(root, 'test/pglite/formatter.sql') : path.join(root, 'test/sql', `${o.child}.sql`);
-		const out = await runFile(o, sql, o.child, o.template, o.results);
-		fs.writeFileSync(path.join(o.results, 'results', `${o.child}.out`), out);
-		process.exit(0);
-	}
-
-	// A data directory made once, loaded by every instance.
-	const { PGlite, extensions } = await loadPGlite(o);
-	const started = Date.now();
-	const pg = await PGlite.create({ extensions, startParams: startParams(PGlite, 'template') });
-	const versionNum = parseInt((await pg.query('SHOW server_version_num')).rows[0].server_version_num, 10);
-	const dump = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
-	await pg.close();
-
-	const results = o.results ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ulid-pglite-regress.'));
-	fs.mkdirSync(path.join(results, 'results'), { recursive: true });
-	fs.rmSync(path.join(results, 'regression.diffs'), { force: true });
-	const template = path.join(results, 'template.tar');
-	fs.writeFileSync(template, dump);
-
-	if (o.script) {
-		const out = await runFile(o, o.script, path.basename(o.script, '.sql'), template, results);
-		process.stdout.write(out);
-		fs.rmSync(template);
-		return;
-	}
-
-	const names = o.names.length ? o.names : [FORMATTER, ...regressList(versionNum)];
-	console.log(`# PGlite server_version_num ${versionNum}, ${names.length} files, ${o.jobs} at a time; instance template in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+// Prints the TAP lines of the files in order as their outcomes come in.
+function reporter(names, results) {
 	const outcome = new Array(names.length);
-	let next = 0;
 	let printed = 0;
 	let failed = 0;
 	const flush = () => {
@@ -277,12 +257,98 @@ async function main() {
 			printed++;
 		}
 	};
+	return {
+		set(i, r) {
+			outcome[i] = r;
+			flush();
+		},
+		failed: () => failed,
+	};
+}
+
+function resultsDir(o) {
+	const results = o.results ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ulid-pglite-regress.'));
+	fs.mkdirSync(path.join(results, 'results'), { recursive: true });
+	fs.rmSync(path.join(results, 'regression.diffs'), { force: true });
+	return results;
+}
+
+// --server: the files in order, in one process, each in a new database.
+async function serverMain(o) {
+	const started = Date.now();
+	const admin = await serverConnection('postgres', 'admin');
+	const q = async (sql) => parseMessages(await admin.exec(wire.query(sql)));
+	const v = (await q('SHOW server_version_num')).find((m) => m.type === 'D');
+	const versionNum = parseInt(v.body.subarray(6).toString(), 10);
+	const results = resultsDir(o);
+	const names = o.names.length ? o.names : [FORMATTER, ...regressList(versionNum)];
+	console.log(`# server ${process.env.PGHOST}:${process.env.PGPORT}, server_version_num ${versionNum}, ${names.length} files`);
+	const report = reporter(names, results);
+	const db = 'contrib_regression';
+	for (let i = 0; i < names.length; i++) {
+		const name = names[i];
+		const t = Date.now();
+		// pg_regress's database, made again for each file.
+		await q(`DROP DATABASE IF EXISTS ${db}`);
+		await q(`CREATE DATABASE ${db} TEMPLATE template0 ENCODING 'UTF8'`);
+		await q(`ALTER DATABASE ${db} SET lc_messages TO 'C'; ALTER DATABASE ${db} SET lc_monetary TO 'C';
+			ALTER DATABASE ${db} SET lc_numeric TO 'C'; ALTER DATABASE ${db} SET lc_time TO 'C';
+			ALTER DATABASE ${db} SET bytea_output TO 'hex'; ALTER DATABASE ${db} SET timezone_abbreviations TO 'Default'`);
+		const conn = await serverConnection(db, name);
+		const session = new Session(conn, { root, workdir: results });
+		const sql = name === FORMATTER ? path.join(root, 'test/pglite/formatter.sql') : path.join(root, 'test/sql', `${name}.sql`);
+		await session.runScript(fs.readFileSync(sql).toString('latin1'));
+		await conn.close();
+		const resultFile = path.join(results, 'results', `${name}.out`);
+		fs.writeFileSync(resultFile, Buffer.from(session.output(), 'latin1'));
+		report.set(i, { name, secs: ((Date.now() - t) / 1000).toFixed(1), ...compare(name, resultFile, results) });
+	}
+	await q(`DROP DATABASE IF EXISTS ${db}`);
+	await admin.close();
+	console.log(`1..${names.length}`);
+	console.log(`# ${names.length - report.failed()} of ${names.length} files as expected in ${((Date.now() - started) / 1000).toFixed(0)} s; outputs in ${results}/results`);
+	process.exitCode = report.failed() ? 1 : 0;
+}
+
+async function main() {
+	const o = parseArgs(process.argv.slice(2));
+	if (o.server) return serverMain(o);
+	if (o.child) {
+		const sql = o.child === FORMATTER ? path.join(root, 'test/pglite/formatter.sql') : path.join(root, 'test/sql', `${o.child}.sql`);
+		const out = await runFile(o, sql, o.child, o.template, o.results);
+		fs.writeFileSync(path.join(o.results, 'results', `${o.child}.out`), out);
+		process.exit(0);
+	}
+
+	// A data directory made once, loaded by every instance.
+	const { PGlite, extensions } = await loadPGlite(o);
+	const started = Date.now();
+	const pg = await PGlite.create({ extensions, startParams: startParams(PGlite, 'template') });
+	const versionNum = parseInt((await pg.query('SHOW server_version_num')).rows[0].server_version_num, 10);
+	const dump = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+	await pg.close();
+
+	const results = resultsDir(o);
+	const template = path.join(results, 'template.tar');
+	fs.writeFileSync(template, dump);
+
+	if (o.script) {
+		const out = await runFile(o, o.script, path.basename(o.script, '.sql'), template, results);
+		process.stdout.write(out);
+		fs.rmSync(template);
+		return;
+	}
+
+	const names = o.names.length ? o.names : [FORMATTER, ...regressList(versionNum)];
+	console.log(`# PGlite server_version_num ${versionNum}, ${names.length} files, ${o.jobs} at a time; instance template in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	const report = reporter(names, results);
+	let next = 0;
 	const worker = async () => {
 		while (next < names.length) {
 			const i = next++;
 			const name = names[i];
 			if (SINGLE_BACKEND_SKIPS[name]) {
-				outcome[i] = { name, skip: SINGLE_BACKEND_SKIPS[name] };
+				report.set(i, { name, skip: SINGLE_BACKEND_SKIPS[name] });
 			} else {
 				const t = Date.now();
 				const resultFile = path.join(results, 'results', `${name}.out`);
@@ -292,16 +358,15 @@ async function main() {
 				if (c.code !== 0 || !fs.existsSync(resultFile)) {
 					const why = `the instance failed (exit ${c.code ?? c.signal}):\n${c.err.split('\n').slice(-30).join('\n')}`;
 					fs.appendFileSync(path.join(results, 'regression.diffs'), `=== ${name}\n${why}\n`);
-					outcome[i] = { name, ok: false, secs, diff: why };
-				} else outcome[i] = { name, secs, ...compare(name, resultFile, results) };
+					report.set(i, { name, ok: false, secs, diff: why });
+				} else report.set(i, { name, secs, ...compare(name, resultFile, results) });
 			}
-			flush();
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(o.jobs, names.length) }, worker));
 	console.log(`1..${names.length}`);
-	console.log(`# ${names.length - failed} of ${names.length} files as expected in ${((Date.now() - started) / 1000).toFixed(0)} s; outputs in ${results}/results`);
-	process.exitCode = failed ? 1 : 0;
+	console.log(`# ${names.length - report.failed()} of ${names.length} files as expected in ${((Date.now() - started) / 1000).toFixed(0)} s; outputs in ${results}/results`);
+	process.exitCode = report.failed() ? 1 : 0;
 }
 
 main().catch((e) => {
