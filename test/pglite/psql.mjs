@@ -1050,6 +1050,7 @@ export class Session {
 
 	// Send one query string and print what psql prints for its results.
 	async execute(query, { copyIn, copyOut, gset } = {}) {
+		if (process.env.PSQL_TRACE) process.stderr.write(`psql.mjs: ${query}\n`);
 		const parts = [wire.query(query)];
 		if (copyIn) parts.push(wire.copyData(copyIn), wire.copyDone());
 		const reply = parseMessages(await this.conn.exec(Buffer.concat(parts)));

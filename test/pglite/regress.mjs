@@ -57,6 +57,27 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 // their own clusters).
 const SINGLE_BACKEND_SKIPS = {};
 
+// Files run only up to a line, because what follows it fails in PGlite
+// for PGlite's reasons; the expected output is compared up to the echo of
+// that line, and the rest is reported as skipped, with the reason.
+const PARTIAL = {
+	io: {
+		before: /^-- LATIN1:/,
+		why:
+			"PGlite 0.5.17's own encoding conversions call server functions pglite.wasm does not export: " +
+			'utf8_and_iso8859_1.so (pg_utf8_islegal, report_invalid_encoding, report_untranslatable_char) returns ' +
+			'nothing for non-ASCII text sent to a LATIN1 database, utf8_and_euc_jp.so (UtfToLocal, LocalToUtf) ' +
+			'fails the connection to an EUC_JP one',
+	},
+};
+
+// The lines of a file before the first that matches, and that line's number.
+function cutBefore(text, re) {
+	const lines = text.split('\n');
+	const i = lines.findIndex((l) => re.test(l));
+	return i < 0 ? { text, line: null } : { text: lines.slice(0, i).join('\n') + '\n', line: i + 1 };
+}
+
 // The name under which psql.mjs's own check runs.
 const FORMATTER = 'formatter';
 
@@ -184,7 +205,9 @@ async function runFile(o, sqlFile, name, template, workdir) {
 	const data = new Blob([fs.readFileSync(template)]);
 	const conn = await connection(PGlite, extensions, data, name);
 	const session = new Session(conn, { root, workdir });
-	await session.runScript(fs.readFileSync(sqlFile).toString('latin1'));
+	let script = fs.readFileSync(sqlFile).toString('latin1');
+	if (PARTIAL[name]) script = cutBefore(script, PARTIAL[name].before).text;
+	await session.runScript(script);
 	await conn.close();
 	return Buffer.from(session.output(), 'latin1');
 }
@@ -206,7 +229,7 @@ function regressList(versionNum) {
 
 // pg_regress's choice of expected file: an exact match with NAME.out or
 // NAME_N.out, else the one with the shortest diff.
-function compare(name, resultFile, outDir) {
+function compare(name, resultFile, outDir, partial = PARTIAL) {
 	const result = fs.readFileSync(resultFile);
 	const dir = name === FORMATTER ? 'test/pglite' : 'test/expected';
 	const candidates = [`${name}.out`, ...Array.from({ length: 9 }, (_, i) => `${name}_${i + 1}.out`)]
@@ -214,11 +237,18 @@ function compare(name, resultFile, outDir) {
 		.filter((f) => fs.existsSync(f));
 	if (candidates.length === 0) return { ok: false, diff: `no expected file ${dir}/${name}.out\n` };
 	let best = null;
-	for (const f of candidates) {
-		if (fs.readFileSync(f).equals(result)) return { ok: true, expected: path.relative(root, f) };
+	for (let f of candidates) {
+		const shown = path.relative(root, f);
+		if (partial[name]) {
+			// The expected output up to the echo of the line the run stopped at.
+			const cut = path.join(outDir, 'results', `${path.basename(f, '.out')}.expected-part`);
+			fs.writeFileSync(cut, Buffer.from(cutBefore(fs.readFileSync(f).toString('latin1'), partial[name].before).text, 'latin1'));
+			f = cut;
+		}
+		if (fs.readFileSync(f).equals(result)) return { ok: true, expected: shown };
 		const d = spawnSync('diff', ['-U3', f, resultFile], { encoding: 'latin1', maxBuffer: 1 << 28 });
-		const diff = d.stdout.replace(/^--- \S+.*$/m, `--- ${path.relative(root, f)}`).replace(/^\+\+\+ \S+.*$/m, `+++ results/${name}.out`);
-		if (!best || diff.length < best.diff.length) best = { ok: false, diff, expected: path.relative(root, f) };
+		const diff = d.stdout.replace(/^--- \S+.*$/m, `--- ${shown}`).replace(/^\+\+\+ \S+.*$/m, `+++ results/${name}.out`);
+		if (!best || diff.length < best.diff.length) best = { ok: false, diff, expected: shown };
 	}
 	fs.appendFileSync(path.join(outDir, 'regression.diffs'), best.diff);
 	return best;
@@ -237,23 +267,27 @@ function runChild(o, name, template, results) {
 }
 
 // Prints the TAP lines of the files in order as their outcomes come in.
-function reporter(names, results) {
+function reporter(names, results, partial = PARTIAL) {
 	const outcome = new Array(names.length);
 	let printed = 0;
+	let n = 0;
 	let failed = 0;
 	const flush = () => {
 		while (printed < names.length && outcome[printed]) {
 			const r = outcome[printed];
-			const n = printed + 1;
+			const part = partial[r.name] && !r.skip ? cutBefore(fs.readFileSync(path.join(root, 'test/sql', `${r.name}.sql`), 'latin1'), partial[r.name].before).line : null;
+			const label = part ? `${r.name}, lines 1-${part - 1}` : r.name;
+			n++;
 			if (r.skip) console.log(`ok ${n} - ${r.name} # skip ${r.skip}`);
-			else if (r.ok) console.log(`ok ${n} - ${r.name} (${r.secs} s${r.expected.endsWith(`${r.name}.out`) ? '' : `, ${path.basename(r.expected)}`})`);
+			else if (r.ok) console.log(`ok ${n} - ${label} (${r.secs} s${r.expected.endsWith(`${r.name}.out`) ? '' : `, ${path.basename(r.expected)}`})`);
 			else {
 				failed++;
-				console.log(`not ok ${n} - ${r.name} (${r.secs} s)`);
+				console.log(`not ok ${n} - ${label} (${r.secs} s)`);
 				const lines = r.diff.split('\n');
 				for (const l of lines.slice(0, 80)) console.log(`# ${l}`);
 				if (lines.length > 80) console.log(`# ... ${lines.length - 80} more lines in ${path.join(results, 'regression.diffs')}`);
 			}
+			if (part) console.log(`ok ${++n} - ${r.name}, from line ${part} # skip ${partial[r.name].why}`);
 			printed++;
 		}
 	};
@@ -263,6 +297,7 @@ function reporter(names, results) {
 			flush();
 		},
 		failed: () => failed,
+		count: () => n,
 	};
 }
 
@@ -283,7 +318,8 @@ async function serverMain(o) {
 	const results = resultsDir(o);
 	const names = o.names.length ? o.names : [FORMATTER, ...regressList(versionNum)];
 	console.log(`# server ${process.env.PGHOST}:${process.env.PGPORT}, server_version_num ${versionNum}, ${names.length} files`);
-	const report = reporter(names, results);
+	// The whole of every file: PARTIAL is for PGlite.
+	const report = reporter(names, results, {});
 	const db = 'contrib_regression';
 	for (let i = 0; i < names.length; i++) {
 		const name = names[i];
@@ -301,11 +337,11 @@ async function serverMain(o) {
 		await conn.close();
 		const resultFile = path.join(results, 'results', `${name}.out`);
 		fs.writeFileSync(resultFile, Buffer.from(session.output(), 'latin1'));
-		report.set(i, { name, secs: ((Date.now() - t) / 1000).toFixed(1), ...compare(name, resultFile, results) });
+		report.set(i, { name, secs: ((Date.now() - t) / 1000).toFixed(1), ...compare(name, resultFile, results, {}) });
 	}
 	await q(`DROP DATABASE IF EXISTS ${db}`);
 	await admin.close();
-	console.log(`1..${names.length}`);
+	console.log(`1..${report.count()}`);
 	console.log(`# ${names.length - report.failed()} of ${names.length} files as expected in ${((Date.now() - started) / 1000).toFixed(0)} s; outputs in ${results}/results`);
 	process.exitCode = report.failed() ? 1 : 0;
 }
@@ -364,7 +400,7 @@ async function main() {
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(o.jobs, names.length) }, worker));
-	console.log(`1..${names.length}`);
+	console.log(`1..${report.count()}`);
 	console.log(`# ${names.length - report.failed()} of ${names.length} files as expected in ${((Date.now() - started) / 1000).toFixed(0)} s; outputs in ${results}/results`);
 	process.exitCode = report.failed() ? 1 : 0;
 }
