@@ -258,8 +258,7 @@ export function printAligned(fields, rows) {
 	// Rows: one display line at a time while any cell has lines left (none
 	// for a row of no columns).
 	for (const r of ncol ? cells : []) {
-		const cur = new Array(ncol).fill(0);
-		const wrap = new Array(ncol).fill(false); // this cell has a line after the one printed
+		const cur = new Array(ncol).fill(0); // the next line of each cell
 		let more;
 		do {
 			more = false;
@@ -275,13 +274,12 @@ export function printAligned(fields, rows) {
 					else out += l.text;
 					cur[j]++;
 					if (cur[j] < lines.length) more = true;
-					wrap[j] = cur[j] < lines.length;
-					if (align[j] !== 'r' && (!last || wrap[j])) out += spaces(width[j] - l.width);
+					// A left-aligned value is padded unless it ends the line.
+					if (align[j] !== 'r' && (!last || cur[j] < lines.length)) out += spaces(width[j] - l.width);
 				}
 				// "+" when the value goes on in the next line; ascii's column
 				// divider is "|" whatever the neighbour shows.
-				const nl = cur[j] < lines.length && cur[j] > 0;
-				if (nl) out += '+';
+				if (cur[j] < lines.length && cur[j] > 0) out += '+';
 				else if (!last) out += ' ';
 				if (!last) out += '|';
 			}

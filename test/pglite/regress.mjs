@@ -52,9 +52,13 @@ import { serverConnection } from './server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// Regression files a single backend cannot run, and why.  Isolation specs
-// and TAP tests are not in REGRESS at all (they need several sessions or
-// their own clusters).
+// Regression files a single backend cannot run, and why: none today.  What
+// needs several sessions is an isolation spec (ISOLATION) and what needs a
+// cluster of its own (preloading, crashes, replication, dblink or
+// postgres_fdw, other roles' connections) a TAP test, neither in REGRESS;
+// the run names them in a comment line.  The one reconnection in REGRESS,
+// io.sql's \c to databases of other encodings, is a new instance on the same
+// data directory; PGlite fails it for a reason of its own (PARTIAL below).
 const SINGLE_BACKEND_SKIPS = {};
 
 // Files run only up to a line, because what follows it fails in PGlite
@@ -227,6 +231,11 @@ function regressList(versionNum) {
 	return names;
 }
 
+function isolationList() {
+	const mk = fs.readFileSync(path.join(root, 'Makefile'), 'utf8');
+	return /^ISOLATION\s*=\s*(.*)$/m.exec(mk)?.[1].trim().split(/\s+/) ?? [];
+}
+
 // pg_regress's choice of expected file: an exact match with NAME.out or
 // NAME_N.out, else the one with the shortest diff.
 function compare(name, resultFile, outDir, partial = PARTIAL) {
@@ -377,6 +386,7 @@ async function main() {
 
 	const names = o.names.length ? o.names : [FORMATTER, ...regressList(versionNum)];
 	console.log(`# PGlite server_version_num ${versionNum}, ${names.length} files, ${o.jobs} at a time; instance template in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	console.log(`# not run here: the isolation specs (${isolationList().join(', ')}), which need several sessions, and t/*.pl, which need clusters of their own`);
 	const report = reporter(names, results);
 	let next = 0;
 	const worker = async () => {
