@@ -60,12 +60,14 @@ if (!process.env.npm_config_cache) {
 }
 const npm = (cwd, ...a) => spawnSync('npm', a, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
 
-// The PGlite version the bundle is built and tested for, and the package's
-// peer dependency: one version.
+// The PGlite version the bundle is built and tested for, the package's peer
+// dependency and the version its README installs: one version.
 const version = fs.readFileSync(path.join(root, 'pglite/VERSION'), 'utf8').trim();
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'pglite/package.json'), 'utf8'));
-ok(pkg.peerDependencies?.['@electric-sql/pglite'] === version,
-	`pglite/package.json's peer dependency is pglite/VERSION (${version})`, `peerDependencies: ${JSON.stringify(pkg.peerDependencies)}`);
+const readme = fs.readFileSync(path.join(root, 'pglite/README.md'), 'utf8');
+ok(pkg.peerDependencies?.['@electric-sql/pglite'] === version && readme.includes(`@electric-sql/pglite@${version}`),
+	`pglite/package.json's peer dependency and pglite/README.md's install line are pglite/VERSION (${version})`,
+	`peerDependencies: ${JSON.stringify(pkg.peerDependencies)}; README: ${/@electric-sql\/pglite@\S+/.exec(readme)?.[0]}`);
 const shown = (p) => (p.startsWith(root + path.sep) ? path.relative(root, p) : p);
 if (!ok(fs.existsSync(bundle), `the bundle exists: ${shown(bundle)}`, 'build it with bin/pglite')) done();
 
