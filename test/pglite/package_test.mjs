@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The npm package as a user gets it: pglite/ packed with a bundle, installed
 // in a new Node project beside the pinned @electric-sql/pglite, then
-// imported, loaded, and put through the README's tour.
+// imported, loaded, and put through the README's tour and the package
+// README's example.
 //
 //   node test/pglite/package_test.mjs [--bundle FILE] [--keep DIR]
 //
@@ -112,6 +113,12 @@ const counted = lines.filter((l) => /^(not )?ok \d+/.test(l));
 n += counted.length;
 failed += counted.filter((l) => l.startsWith('not ok')).length;
 ok(tour.status === 0 && counted.length > 0, 'the tour ran to its end', tour.stderr);
+
+// The package README's example, as written, in the project.
+const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+fs.writeFileSync(path.join(project, 'readme.mjs'), example + 'if (rows.length !== 2 || !rows.every((r) => r.id && r.created instanceof Date && r.as_uuid)) process.exit(1);\nawait pg.close();\n');
+const ex = spawnSync(process.execPath, ['readme.mjs'], { cwd: project, encoding: 'utf8' });
+ok(example && ex.status === 0, "pglite/README.md's example runs and returns its two orders", ex.stdout + ex.stderr);
 
 // CommonJS: require() gives the same extension, its bundle beside it.
 const cjs = spawnSync(process.execPath, ['-e', `const { ulid } = require(${JSON.stringify(pkg.name)}); ulid.setup(null, {}).then((r) => console.log(r.bundlePath.href));`], { cwd: project, encoding: 'utf8' });
