@@ -1004,13 +1004,35 @@ export class Session {
 	}
 
 	// \copy: COPY ... FROM STDIN / TO STDOUT, the file read or written here.
+	// What comes before FROM or TO is a table with its columns or a query in
+	// parentheses, either of which may hold the word.
 	async slashCopy(args) {
-		const m = /^([\s\S]*?)\s+(from|to)\s+('(?:[^']|'')*'|\S+)\s*([\s\S]*)$/i.exec(args);
+		let i = 0;
+		const skipParens = () => {
+			let depth = 0;
+			for (; i < args.length; i++) {
+				const c = args[i];
+				if (c === "'" || c === '"') i = args.indexOf(c, i + 1);
+				else if (c === '(') depth++;
+				else if (c === ')' && --depth === 0) return i++;
+				if (i < 0) i = args.length;
+			}
+		};
+		if (args[i] === '(') skipParens();
+		else {
+			while (i < args.length && !/[\s(]/.test(args[i])) i = args[i] === '"' ? args.indexOf('"', i + 1) + 1 || args.length : i + 1;
+			const j = i;
+			while (/\s/.test(args[i] ?? '')) i++;
+			if (args[i] === '(') skipParens();
+			else i = j;
+		}
+		const m = /^\s+(from|to)\s+('(?:[^']|'')*'|\S+)\s*([\s\S]*)$/i.exec(args.slice(i));
 		if (!m) {
 			this.print('\\copy: parse error\n');
 			return;
 		}
-		const [, before, dir, fileTok, after] = m;
+		const before = args.slice(0, i);
+		const [, dir, fileTok, after] = m;
 		const file = fileTok.startsWith("'") ? fileTok.slice(1, -1).replace(/''/g, "'") : fileTok;
 		const from = dir.toLowerCase() === 'from';
 		const query = `COPY ${before}${from ? ' FROM STDIN ' : ' TO STDOUT '}${after}`;
