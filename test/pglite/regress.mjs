@@ -38,9 +38,8 @@
 //
 // Environment as pg_regress gives it: TimeZone America/Los_Angeles, DateStyle
 // "Postgres, MDY", IntervalStyle postgres_verbose, lc_* C, bytea_output hex,
-// and the server default
-// search_path (PGlite starts with "public").  A reconnection (\c) is a new
-// instance on the same data directory.
+// and the server's default search_path (PGlite starts with "public").  A
+// reconnection (\c) is a new instance on the same data directory.
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
