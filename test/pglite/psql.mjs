@@ -2,9 +2,15 @@
 // script, reproduced over a raw wire-protocol connection, so that a backend
 // with no socket (PGlite) runs the regression files against the same expected
 // files.  Written from psql's documented behaviour and checked against psql
-// itself (test/pglite/formatter.sql and .out):
+// itself (test/pglite/formatter.sql and .out) and against every expected
+// file on a real server (regress.mjs --server):
 //   - every input line is echoed as read, except empty ones; COPY data lines
 //     are not;
+//   - COPY ... FROM STDIN sends the lines after it, up to "\.", as CopyData
+//     and CopyDone in the same write as the query: PGlite reads a reply's
+//     worth of input at once, and a second write after its CopyInResponse
+//     ends the instance (0.5.17); its "blob" query option reads only from
+//     /dev/blob, which would change the statement the server sees;
 //   - statements end at a semicolon outside quotes, comments, parentheses and
 //     BEGIN ... END of a CREATE FUNCTION/PROCEDURE body; whitespace and
 //     "--" comments before a statement are not sent;
