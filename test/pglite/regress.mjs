@@ -10,7 +10,8 @@
 // major PGlite is built on) runs in a fresh PGlite instance with the ulid
 // extension, through test/pglite/psql.mjs, which prints what pg_regress's
 // psql prints; the output is compared with test/expected/NAME.out or one of
-// its alternatives NAME_1.out ... NAME_9.out, as pg_regress does.  One TAP
+// its alternatives NAME_1.out ... NAME_9.out, as pg_regress does, or with
+// test/pglite/expected's, the outputs PGlite gives by design.  One TAP
 // line per file, "ok N - NAME # skip why" for the files one backend cannot
 // run (SINGLE_BACKEND_SKIPS below); a failure prints its unified diff as TAP
 // comments, and every output and diff stays in the results directory
@@ -236,14 +237,17 @@ function isolationList() {
 }
 
 // pg_regress's choice of expected file: an exact match with NAME.out or
-// NAME_N.out, else the one with the shortest diff.
-function compare(name, resultFile, outDir, partial = PARTIAL) {
+// NAME_N.out, else the one with the shortest diff.  In PGlite the files in
+// test/pglite/expected/ count too: outputs that differ there by design
+// (docs/pglite.md says which), kept out of test/expected so that pg_regress
+// on a server never accepts them.
+function compare(name, resultFile, outDir, partial = PARTIAL, inPGlite = true) {
 	const result = fs.readFileSync(resultFile);
-	const dir = name === FORMATTER ? 'test/pglite' : 'test/expected';
-	const candidates = [`${name}.out`, ...Array.from({ length: 9 }, (_, i) => `${name}_${i + 1}.out`)]
-		.map((f) => path.join(root, dir, f))
+	const dirs = name === FORMATTER ? ['test/pglite'] : inPGlite ? ['test/expected', 'test/pglite/expected'] : ['test/expected'];
+	const candidates = dirs
+		.flatMap((dir) => [`${name}.out`, ...Array.from({ length: 9 }, (_, i) => `${name}_${i + 1}.out`)].map((f) => path.join(root, dir, f)))
 		.filter((f) => fs.existsSync(f));
-	if (candidates.length === 0) return { ok: false, diff: `no expected file ${dir}/${name}.out\n` };
+	if (candidates.length === 0) return { ok: false, diff: `no expected file test/expected/${name}.out\n` };
 	let best = null;
 	for (let f of candidates) {
 		const shown = path.relative(root, f);
@@ -287,7 +291,7 @@ function reporter(names, results, partial = PARTIAL) {
 			const label = part ? `${r.name}, lines 1-${part - 1}` : r.name;
 			n++;
 			if (r.skip) console.log(`ok ${n} - ${r.name} # skip ${r.skip}`);
-			else if (r.ok) console.log(`ok ${n} - ${label} (${r.secs} s${r.expected.endsWith(`${r.name}.out`) ? '' : `, ${path.basename(r.expected)}`})`);
+			else if (r.ok) console.log(`ok ${n} - ${label} (${r.secs} s${r.expected === `test/expected/${r.name}.out` || r.name === FORMATTER ? '' : `, as ${r.expected}`})`);
 			else {
 				failed++;
 				console.log(`not ok ${n} - ${label} (${r.secs} s)`);
@@ -345,7 +349,7 @@ async function serverMain(o) {
 		await conn.close();
 		const resultFile = path.join(results, 'results', `${name}.out`);
 		fs.writeFileSync(resultFile, Buffer.from(session.output(), 'latin1'));
-		report.set(i, { name, secs: ((Date.now() - t) / 1000).toFixed(1), ...compare(name, resultFile, results, {}) });
+		report.set(i, { name, secs: ((Date.now() - t) / 1000).toFixed(1), ...compare(name, resultFile, results, {}, false) });
 	}
 	await q(`DROP DATABASE IF EXISTS ${db}`);
 	await admin.close();
