@@ -9,7 +9,8 @@ against it: the Makefile reads it (EXTVERSION, which also becomes the
 library's PG_MODULE_MAGIC_EXT version, checked on 18+ by the loaded_module
 regression test), its install script exists and is in DATA, the newest
 CHANGELOG.md entry, META.json (version and provides), the newest
-debian/changelog entry, and the version tle/ulid.sql registers with pg_tle.  Prints TAP lines; exits non-zero on any failure.
+debian/changelog entry, the version tle/ulid.sql registers with pg_tle, and
+the npm package's (pglite/package.json).  Prints TAP lines; exits non-zero on any failure.
 """
 import json
 import os
@@ -83,6 +84,11 @@ if os.path.exists(meta_path):
           provided.get("version") == release and provided.get("file") == "sql/ulid.sql", provided)
 else:
     check("META.json exists", False)
+
+# The npm package for PGlite is released with the extension it carries.
+if os.path.exists(os.path.join(repo, "pglite", "package.json")):
+    npm_version = json.loads(read("pglite/package.json")).get("version")
+    check("pglite/package.json version is %s" % release, npm_version == release, npm_version)
 
 deb = os.path.join(repo, "debian", "changelog")
 if os.path.exists(deb):

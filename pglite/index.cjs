@@ -1,0 +1,16 @@
+'use strict';
+// The CommonJS form of index.js.  The bundle's URL is taken from this file's
+// own location: its path in Node, the script's address in a browser, as
+// PGlite's own CommonJS build does.
+const base =
+	typeof document === 'undefined'
+		? new URL(`file:${__filename}`).href
+		: (document.currentScript && document.currentScript.src) || new URL('main.js', document.baseURI).href;
+
+exports.ulid = {
+	name: 'ulid',
+	setup: async (_pg, emscriptenOpts) => ({
+		emscriptenOpts,
+		bundlePath: new URL('./dist/ulid.tar.gz', base),
+	}),
+};
