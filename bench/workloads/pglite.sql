@@ -12,13 +12,14 @@
 -- uuidv7() and gen_random_uuid() made now, in one statement, then shuffled,
 -- with the gen_ulid() column's bytes as uuid too.
 --
--- On 32-bit, where a Datum is 4 bytes, both types' abbreviated key is the
--- first 4 bytes: for ulid the top 32 bits of the 48-bit millisecond time,
--- which change every 65.5 s, and the same for uuidv7().  n's gen_ulid() and
--- uuidv7() ids fall within seconds, so their sorts give abbreviation up at
--- the first check, after 10,240 values, and compare all 16 bytes from then
--- on; y's year does not (the @note puts the counts of distinct keys in the
--- data file).
+-- On 32-bit, where a Datum is 4 bytes, uuid's abbreviated key is its first
+-- 4 bytes: for uuidv7() the top 32 bits of the 48-bit millisecond time,
+-- which change every 65.5 s.  n's uuidv7() ids fall within seconds, so
+-- their sorts give abbreviation up at the first check, after 10,240 values,
+-- and compare all 16 bytes from then on (the @note puts the counts of
+-- distinct leading bytes in the data file).  ulid's key on 32-bit is its
+-- time relative to the sort's first value (src/ulid_abbrev.h), so neither
+-- n's nor y's ulid sorts give it up.
 --
 -- Each sort first drops the index the last index build left (on y or n):
 -- with it, the planner would read that index instead of sorting.
@@ -46,10 +47,11 @@ SELECT plan_of('SELECT u FROM y ORDER BY u OFFSET ' || :N) LIKE '%Sort%'
 	AND (SELECT bool_and(ug::ulid = u) FROM n);
 
 -- @note
--- How many of each column's abbreviated keys (its first 4 bytes here)
--- differ.  Both types give abbreviation up, from 10,000 values on, where
--- fewer than one in 2,000 (+ 0.5) differ (src/ulid.c, core's uuid.c).
-SELECT format('distinct leading 4 bytes (the abbreviated key on 32-bit) among the %s rows: '
+-- How many of each column's leading 4 bytes differ: uuid's abbreviated key
+-- here (ulid's is not, see above).  A sort gives abbreviation up, from
+-- 10,000 values on, where fewer than one in 2,000 (+ 0.5) keys differ
+-- (src/ulid.c, core's uuid.c).
+SELECT format('distinct leading 4 bytes (uuid''s abbreviated key on 32-bit) among the %s rows: '
 			  'year: ulid %s, uuid %s; now: gen_ulid() %s, uuidv7() %s, gen_random_uuid() %s',
 			  to_char(:N, 'FM999,999,999'),
 			  (SELECT to_char(count(DISTINCT substring(ulid_send(u) FROM 1 FOR 4)), 'FM999,999,999') FROM y),
