@@ -36,7 +36,8 @@ Markdown source:
   ```python, ```java,   must appear, line for line (indentation and blank
   ```go, ```rust,       lines aside), in one file of that language under
   ```js                 test/clients/, which the client tests run
-                        (t/007_clients.pl).
+                        (t/007_clients.pl); for js, test/pglite/ too
+                        (bin/test pglite).
 
 Other fences are not run, and must be one of the kinds below (UNRUN): any
 other language is a failure, so that a client block fenced ```javascript or
@@ -280,11 +281,16 @@ def code_lines(text):
 
 
 def client_files(lang):
-    """The client test files of a language: test/clients/**, dependencies and builds aside."""
+    """The client test files of a language: test/clients/** (and, for js,
+    test/pglite/**, which bin/test pglite runs), dependencies and builds aside."""
     found = []
-    for top, dirs, files in os.walk(os.path.join(ROOT, "test", "clients")):
-        dirs[:] = sorted(d for d in dirs if d not in ("node_modules", "target"))
-        found += [os.path.join(top, f) for f in sorted(files) if f.endswith(CLIENT_TESTS[lang])]
+    tops = [os.path.join(ROOT, "test", "clients")]
+    if lang == "js":
+        tops.append(os.path.join(ROOT, "test", "pglite"))
+    for root in tops:
+        for top, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in ("node_modules", "target"))
+            found += [os.path.join(top, f) for f in sorted(files) if f.endswith(CLIENT_TESTS[lang])]
     return found
 
 
