@@ -535,6 +535,25 @@ check_column(Relation rel, const char *col, Oid ulid_type, bool *already_ulid)
 }
 
 /*
+ * check_column() of relid (locked, or dropped meanwhile: then an error);
+ * whether the column is of type ulid already.
+ */
+static bool
+check_table_column(Oid relid, const char *col, Oid ulid_type)
+{
+	Relation	rel = try_relation_open(relid, NoLock);
+	bool		already_ulid;
+
+	if (rel == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("relation with OID %u does not exist", relid));
+	(void) check_column(rel, col, ulid_type, &already_ulid);
+	relation_close(rel, NoLock);
+	return already_ulid;
+}
+
+/*
  * The default of column col of each table of tree, classified before
  * anything changes.  With raise, a default that cannot be converted is an
  * error (the conversion); without, it is returned as UUID_DEFAULT_UNKNOWN
@@ -1004,7 +1023,6 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
 	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
-	Relation	rel;
 	bool		already_ulid;
 	List	   *tree;
 	ConvertTarget *targets;
@@ -1016,13 +1034,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	check_owner(relid);
 	tree = lock_conversion(relid, col, ulid_type);
-	rel = try_relation_open(relid, NoLock);
-	if (rel == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_TABLE),
-				errmsg("relation with OID %u does not exist", relid));
-	(void) check_column(rel, col, ulid_type, &already_ulid);
-	relation_close(rel, NoLock);
+	already_ulid = check_table_column(relid, col, ulid_type);
 	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, true, &ntargets);
 
 	if (!already_ulid)
@@ -1363,7 +1375,6 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
 	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
-	Relation	rel;
 	bool		already_ulid;
 	List	   *tree;
 	List	   *locks;
@@ -1376,13 +1387,7 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	check_owner(relid);
 	LockRelationOid(relid, AccessShareLock);
-	rel = try_relation_open(relid, NoLock);
-	if (rel == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_TABLE),
-				errmsg("relation with OID %u does not exist", relid));
-	(void) check_column(rel, col, ulid_type, &already_ulid);
-	relation_close(rel, NoLock);
+	already_ulid = check_table_column(relid, col, ulid_type);
 	locks = conversion_locks(relid, col, ulid_type, &tree);
 	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, false, &ntargets);
 	dependents = already_ulid ? NIL : column_dependents(tree, col);
