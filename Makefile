@@ -3,7 +3,7 @@ EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).
 MODULE_big = ulid
 OBJS = src/ulid.o src/ulid_uuid.o src/ulid_timeops.o src/ulid_planner.o src/ulid_histogram.o \
 	src/ulid_selfuncs.o src/ulid_gin.o src/ulid_gist.o src/ulid_gen.o src/ulid_convert.o \
-	src/ulid_pglite.o
+	src/ulid_convert_touch.o src/ulid_convert_dry_run.o src/ulid_check_defaults.o src/ulid_pglite.o
 PGFILEDESC = "ulid - a native ULID type"
 # The install script of the default version is edited as sql/ulid.sql and
 # installed as ulid--$(EXTVERSION).sql; the full scripts of released versions

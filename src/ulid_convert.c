@@ -1,8 +1,10 @@
 /*
  * ulid_convert.c
  *		ulid_convert_column(), which turns a uuid column into a ulid column in
- *		place, and the event trigger that warns of uuid generators left as a
- *		ulid column's default.
+ *		place, and the checks it shares with its dry run
+ *		(ulid_convert_dry_run.c); what it locks and rebuilds is read in
+ *		ulid_convert_touch.c, and the event trigger that warns of uuid
+ *		generators left as a ulid column's default is ulid_check_defaults.c.
  */
 #include "postgres.h"
 
@@ -57,6 +59,7 @@
 #pragma GCC diagnostic pop
 
 #include "ulid.h"
+#include "ulid_convert.h"
 
 /*****************************************************************************
  *	Converting uuid columns
@@ -68,13 +71,6 @@
  *	plain ALTER COLUMN ... TYPE ulid does to DEFAULT gen_random_uuid().
  *****************************************************************************/
 
-/* The publications that name a table (19 adds those that name it in EXCEPT). */
-#if PG_VERSION_NUM >= 190000
-#define relation_publications(relid) GetRelationIncludedPublications(relid)
-#else
-#define relation_publications(relid) GetRelationPublications(relid)
-#endif
-
 /* Whether roleid owns a relation (object_ownercheck() from 16 on). */
 #if PG_VERSION_NUM < 160000
 #define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
@@ -82,17 +78,6 @@
 #define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
 #endif
 
-/* What becomes of a default of type uuid when its column becomes ulid. */
-typedef enum UuidDefaultKind
-{
-	UUID_DEFAULT_NONE,			/* no default */
-	UUID_DEFAULT_KEEP,			/* right as a ulid too: converted with the
-								 * column */
-	UUID_DEFAULT_UNCAST,		/* a ulid expression cast to uuid: becomes
-								 * that expression, its cast dropped */
-	UUID_DEFAULT_GENERATOR,		/* a uuid generator: becomes gen_ulid() */
-	UUID_DEFAULT_UNKNOWN		/* volatile, and no generator we know */
-} UuidDefaultKind;
 
 /* Whether funcid is core's uuidv7() (PostgreSQL 18 on), either form. */
 static bool
@@ -136,7 +121,7 @@ is_known_uuid_generator(Oid funcid)
  * the default, explicit when written, gen_random_uuid()::ulid), or the ulid
  * under a uuid default "gen_ulid()::uuid".
  */
-static Node *
+Node *
 under_cast(Node *expr, Oid type)
 {
 	while (expr != NULL && (IsA(expr, RelabelType) || IsA(expr, CoerceToDomain)))
@@ -160,7 +145,7 @@ under_cast(Node *expr, Oid type)
  * default that is not volatile (a constant), which gives the same bytes.
  * Anything else volatile, one's own generator included, is not guessed at.
  */
-static UuidDefaultKind
+UuidDefaultKind
 classify_uuid_default(Node *expr, Oid ulid_type)
 {
 	FuncExpr   *call = expr != NULL && IsA(expr, FuncExpr) ? (FuncExpr *) expr : NULL;
@@ -179,7 +164,7 @@ classify_uuid_default(Node *expr, Oid ulid_type)
 }
 
 /* The default expression of column attnum of rel, or NULL. */
-static Node *
+Node *
 column_default(Relation rel, AttrNumber attnum)
 {
 	TupleConstr *constr = RelationGetDescr(rel)->constr;
@@ -193,7 +178,7 @@ column_default(Relation rel, AttrNumber attnum)
 }
 
 /* An expression of a column default of rel as pg_get_expr() shows it, or NULL. */
-static char *
+char *
 default_text(Relation rel, Node *expr)
 {
 	if (expr == NULL)
@@ -236,7 +221,7 @@ run_alter(const char *sql)
  * Names outside pg_catalog are deparsed schema-qualified under it, so an
  * index or default made again refers to the very objects it did.
  */
-static int
+int
 pin_search_path(void)
 {
 	int			nestlevel = NewGUCNestLevel();
@@ -247,7 +232,7 @@ pin_search_path(void)
 }
 
 /* The ulid type of the extension that holds function fn_oid (relocatable). */
-static Oid
+Oid
 extension_ulid_type(Oid fn_oid)
 {
 	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("ulid"),
@@ -428,21 +413,12 @@ remake_indexes(ConvertIndex *indexes, int n)
 	AtEOXact_GUC(true, nestlevel);
 }
 
-/* One table a conversion changes: the named one and each inheriting one. */
-typedef struct ConvertTarget
-{
-	Oid			relid;
-	UuidDefaultKind kind;
-	char	   *old_default;	/* as pg_get_expr() shows it, or NULL */
-	Node	   *uncast_expr;	/* UUID_DEFAULT_UNCAST: the ulid expression */
-	char	   *uncast_default; /* and its text, under pin_search_path() */
-} ConvertTarget;
 
 /*
  * Ownership first, as ALTER TABLE checks it, before taking any lock that
  * would make others wait.
  */
-static void
+void
 check_owner(Oid relid)
 {
 	char		relkind = get_rel_relkind(relid);
@@ -538,7 +514,7 @@ check_column(Relation rel, const char *col, Oid ulid_type, bool *already_ulid)
  * check_column() of relid (locked, or dropped meanwhile: then an error);
  * whether the column is of type ulid already.
  */
-static bool
+bool
 check_table_column(Oid relid, const char *col, Oid ulid_type)
 {
 	Relation	rel = try_relation_open(relid, NoLock);
@@ -559,7 +535,7 @@ check_table_column(Oid relid, const char *col, Oid ulid_type)
  * error (the conversion); without, it is returned as UUID_DEFAULT_UNKNOWN
  * (the dry run).
  */
-static ConvertTarget *
+ConvertTarget *
 classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid ulid_type,
 				 bool raise, int *ntargets)
 {
@@ -599,400 +575,6 @@ classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid 
 		relation_close(r, NoLock);
 	}
 	return targets;
-}
-
-/*****************************************************************************
- *	What a conversion touches, and the order of its locks
- *
- *	ALTER COLUMN TYPE finds what it must rebuild, or refuses to, in pg_depend:
- *	the objects that depend on the column of each table it changes.  Among
- *	them are the foreign keys at either end of the column, which it drops and
- *	adds again: that locks the table at the other end ACCESS EXCLUSIVE when
- *	ALTER TABLE reaches it, after the column's own indexes are rebuilt, and
- *	checks each foreign key again with a scan of its referencing table.
- *
- *	Left to ALTER TABLE, a conversion would hold the table while it waits
- *	for a referencing table that an application transaction holds, one
- *	that then reads the table: a deadlock, found after deadlock_timeout, in
- *	which either may be rolled back.  So the conversion takes every lock it
- *	will need before it changes anything, in one order: the referencing
- *	tables, then the table and its partitions (parents before their
- *	partitions, as ALTER TABLE and every query lock them), then the
- *	referenced tables, each group by partition depth, then OID.  That is
- *	the order in which an application's write to a referencing table takes
- *	them (its table, then the referenced one for the foreign key check), so
- *	the most common application transaction waits for the conversion or the
- *	conversion for it, and neither for the other at once.  Each lock waits as
- *	any lock does, no longer than lock_timeout; a conversion that times out
- *	or is cancelled has changed nothing.
- *
- *	The scans cannot be skipped.  ALTER TABLE keeps a foreign key without
- *	checking it again only if its equality operator is the same after the
- *	type change (ATAddForeignKeyConstraint() in tablecmds.c compares the old
- *	pfeqop with the new), and the point of the conversion is that the
- *	operator becomes ulid's.  The values change no byte and ulid's equality
- *	is uuid's, bytewise, so the check cannot fail; but the only way around it
- *	would be to mark the constraint valid in pg_constraint by hand, which an
- *	extension should not do.  docs/migrating.md gives the route for a
- *	referencing table too large to scan under the lock: NOT VALID, then
- *	VALIDATE CONSTRAINT, which takes a lock that lets writes through.
- *****************************************************************************/
-
-/* Order objects by catalog, then OID: creation order, stable for a report. */
-static int
-object_cmp(const ListCell *a, const ListCell *b)
-{
-	const ObjectAddress *x = lfirst(a);
-	const ObjectAddress *y = lfirst(b);
-
-	if (x->classId != y->classId)
-		return x->classId < y->classId ? -1 : 1;
-	if (x->objectId != y->objectId)
-		return x->objectId < y->objectId ? -1 : 1;
-	return x->objectSubId - y->objectSubId;
-}
-
-/*
- * The objects that depend on column col of the tables of tree, as ALTER
- * COLUMN TYPE finds them in pg_depend, each once, in creation order; the
- * column's defaults, handled apart, are not among them.
- */
-static List *
-column_dependents(List *tree, const char *col)
-{
-	Relation	depend = table_open(DependRelationId, AccessShareLock);
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, tree)
-	{
-		Oid			relid = lfirst_oid(lc);
-		AttrNumber	attnum = get_attnum(relid, col);
-		ScanKeyData key[3];
-		SysScanDesc scan;
-		HeapTuple	tuple;
-
-		if (attnum == InvalidAttrNumber)
-			continue;
-		ScanKeyInit(&key[0], Anum_pg_depend_refclassid, BTEqualStrategyNumber, F_OIDEQ,
-					ObjectIdGetDatum(RelationRelationId));
-		ScanKeyInit(&key[1], Anum_pg_depend_refobjid, BTEqualStrategyNumber, F_OIDEQ,
-					ObjectIdGetDatum(relid));
-		ScanKeyInit(&key[2], Anum_pg_depend_refobjsubid, BTEqualStrategyNumber, F_INT4EQ,
-					Int32GetDatum(attnum));
-		scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 3, key);
-		while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-		{
-			Form_pg_depend dep = (Form_pg_depend) GETSTRUCT(tuple);
-			ObjectAddress *object;
-			ListCell   *seen;
-			bool		known = false;
-
-			if (dep->classid == AttrDefaultRelationId)
-				continue;
-			foreach(seen, result)
-			{
-				ObjectAddress *o = lfirst(seen);
-
-				known |= o->classId == dep->classid && o->objectId == dep->objid &&
-					o->objectSubId == dep->objsubid;
-			}
-			if (known)
-				continue;
-			object = palloc(sizeof(ObjectAddress));
-			object->classId = dep->classid;
-			object->objectId = dep->objid;
-			object->objectSubId = dep->objsubid;
-			result = lappend(result, object);
-		}
-		systable_endscan(scan);
-	}
-	table_close(depend, AccessShareLock);
-	list_sort(result, object_cmp);
-	return result;
-}
-
-/* A table a conversion locks, and why. */
-typedef struct ConvertLock
-{
-	Oid			relid;
-	int			depth;			/* how many partition ancestors it has */
-	const char *why;
-} ConvertLock;
-
-static int
-convert_lock_cmp(const ListCell *a, const ListCell *b)
-{
-	const ConvertLock *x = lfirst(a);
-	const ConvertLock *y = lfirst(b);
-
-	if (x->depth != y->depth)
-		return x->depth - y->depth;
-	return x->relid < y->relid ? -1 : x->relid > y->relid ? 1 : 0;
-}
-
-/* Add relid and the tables that inherit from it to *locks, once each. */
-static void
-add_lock(List **locks, List *skip, Oid relid, const char *why)
-{
-	ListCell   *lc;
-
-	foreach(lc, find_all_inheritors(relid, NoLock, NULL))
-	{
-		Oid			r = lfirst_oid(lc);
-		ListCell   *l;
-		bool		known = list_member_oid(skip, r);
-		ConvertLock *lock;
-
-		foreach(l, *locks)
-			known |= ((ConvertLock *) lfirst(l))->relid == r;
-		if (known)
-			continue;
-		lock = palloc(sizeof(ConvertLock));
-		lock->relid = r;
-		lock->depth = get_rel_relispartition(r) ? list_length(get_partition_ancestors(r)) : 0;
-		lock->why = why;
-		*locks = lappend(*locks, lock);
-	}
-}
-
-/*
- * The tables a conversion of column col of relid locks ACCESS EXCLUSIVE, in
- * the order it locks them (see above); *tree is set to relid and the tables
- * inheriting from it, as find_all_inheritors() lists them.  The foreign keys
- * count only when the column changes type: the repair of a column already
- * ulid replaces defaults and leaves them be.  Read without locks by the dry
- * run, and under them by lock_conversion().
- */
-static List *
-conversion_locks(Oid relid, const char *col, Oid ulid_type, List **tree)
-{
-	AttrNumber	attnum = get_attnum(relid, col);
-	List	   *referencing = NIL;
-	List	   *referenced = NIL;
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	*tree = find_all_inheritors(relid, NoLock, NULL);
-	if (attnum != InvalidAttrNumber && get_atttype(relid, attnum) != ulid_type)
-		foreach(lc, column_dependents(*tree, col))
-		{
-			ObjectAddress *o = lfirst(lc);
-			HeapTuple	tuple;
-			Form_pg_constraint con;
-
-			if (o->classId != ConstraintRelationId)
-				continue;
-			tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(o->objectId));
-			if (!HeapTupleIsValid(tuple))
-				continue;
-			con = (Form_pg_constraint) GETSTRUCT(tuple);
-			if (con->contype != CONSTRAINT_FOREIGN)
-				;
-			else if (!list_member_oid(*tree, con->conrelid))
-				add_lock(&referencing, *tree, con->conrelid,
-						 "its foreign key references the column");
-			else if (!list_member_oid(*tree, con->confrelid))
-				add_lock(&referenced, *tree, con->confrelid,
-						 "the column's foreign key references it");
-			ReleaseSysCache(tuple);
-		}
-	list_sort(referencing, convert_lock_cmp);
-	list_sort(referenced, convert_lock_cmp);
-
-	result = referencing;
-	foreach(lc, *tree)
-	{
-		ConvertLock *lock = palloc(sizeof(ConvertLock));
-
-		lock->relid = lfirst_oid(lc);
-		lock->depth = 0;
-		lock->why = lock->relid == relid ? "the table converted" : "inherits the column";
-		result = lappend(result, lock);
-	}
-	/* a table at both ends is locked once, with the referencing ones */
-	foreach(lc, referenced)
-	{
-		ConvertLock *lock = lfirst(lc);
-		ListCell   *l;
-		bool		known = false;
-
-		foreach(l, referencing)
-			known |= ((ConvertLock *) lfirst(l))->relid == lock->relid;
-		if (!known)
-			result = lappend(result, lock);
-	}
-	return result;
-}
-
-/*
- * Take every lock a conversion needs, before it changes anything, in
- * conversion_locks()'s order, and return the tree of tables it converts.
- * What was read before the locks is read again under them, until nothing
- * new turns up: a foreign key added or a partition attached in between is
- * locked too.  Once the tree is locked, neither can happen.
- */
-static List *
-lock_conversion(Oid relid, const char *col, Oid ulid_type)
-{
-	List	   *locked = NIL;
-
-	for (;;)
-	{
-		List	   *tree;
-		bool		all_held = true;
-		ListCell   *lc;
-
-		foreach(lc, conversion_locks(relid, col, ulid_type, &tree))
-		{
-			Oid			r = ((ConvertLock *) lfirst(lc))->relid;
-
-			if (list_member_oid(locked, r))
-				continue;
-			LockRelationOid(r, AccessExclusiveLock);
-			locked = lappend_oid(locked, r);
-			all_held = false;
-		}
-		if (all_held)
-			return tree;
-	}
-}
-/*****************************************************************************
- *	Publications
- *
- *	Logical replication sends a ulid column's values as ulid text (or its
- *	16 bytes in binary mode).  A subscriber whose column is still uuid cannot
- *	read the text ("invalid input syntax for type uuid"): its apply worker
- *	fails in a loop and the publisher keeps its WAL until the subscriber's
- *	column is converted too, when it catches up with no row lost.  A
- *	subscriber converted first reads both forms (ulid_in takes the uuid
- *	text, ulid_recv its bytes).  So the conversion warns, on a publisher,
- *	that subscribers convert first.  A column in a publication's column list
- *	or row filter is refused by ALTER COLUMN TYPE with a message about WHERE
- *	clauses; the conversion refuses it first, giving the statements that
- *	take the table out of the publication and put it back as it was.
- *****************************************************************************/
-
-static int
-publication_name_cmp(const ListCell *a, const ListCell *b)
-{
-	return strcmp(get_publication_name(lfirst_oid(a), false),
-				  get_publication_name(lfirst_oid(b), false));
-}
-
-/*
- * The publications that publish a table of tree or an ancestor of relid
- * (by table, by schema or as all tables), by name.
- */
-static List *
-tree_publications(Oid relid, List *tree)
-{
-	List	   *pubids = GetAllTablesPublications();
-	List	   *ancestors = list_concat(list_make1_oid(relid), get_partition_ancestors(relid));
-	ListCell   *lc;
-
-#if PG_VERSION_NUM >= 190000
-	/* FOR ALL TABLES EXCEPT (TABLE t): t and its partitions are not in it */
-	foreach(lc, ancestors)
-		pubids = list_difference_oid(pubids, GetRelationExcludedPublications(lfirst_oid(lc)));
-#endif
-	foreach(lc, list_concat_copy(tree, ancestors))
-	{
-		Oid			r = lfirst_oid(lc);
-
-		pubids = list_concat_unique_oid(pubids, relation_publications(r));
-		pubids = list_concat_unique_oid(pubids, GetSchemaPublications(get_rel_namespace(r)));
-	}
-	list_sort(pubids, publication_name_cmp);
-	return pubids;
-}
-
-/* "a", "b": the names of publications, quoted, for a message. */
-static char *
-publication_names(List *pubids)
-{
-	StringInfoData buf;
-	ListCell   *lc;
-
-	initStringInfo(&buf);
-	foreach(lc, pubids)
-		appendStringInfo(&buf, "%s\"%s\"", foreach_current_index(lc) > 0 ? ", " : "",
-						 get_publication_name(lfirst_oid(lc), false));
-	return buf.data;
-}
-
-/*
- * For a table in a publication with a column list or row filter that names
- * column col (pg_publication_rel row prid): what names it ("publication "p"
- * names it in its column list"), and the statements that convert it.
- */
-static void
-publication_column_use(Oid prid, const char *col, char **use, char **route)
-{
-	HeapTuple	tuple = SearchSysCache1(PUBLICATIONREL, ObjectIdGetDatum(prid));
-	Form_pg_publication_rel pr;
-	Oid			pr_pubid;
-	const char *pub;
-	char	   *table;
-	AttrNumber	attnum;
-	bool		isnull;
-	Datum		datum;
-	bool		in_list = false;
-	bool		in_filter = false;
-	char	   *filter = NULL;
-	StringInfoData add;
-
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "cache lookup failed for publication table %u", prid);
-	pr = (Form_pg_publication_rel) GETSTRUCT(tuple);
-	pr_pubid = pr->prpubid;
-	pub = quote_identifier(get_publication_name(pr->prpubid, false));
-	table = DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(pr->prrelid)));
-	attnum = get_attnum(pr->prrelid, col);
-	initStringInfo(&add);
-	appendStringInfo(&add, "ALTER PUBLICATION %s ADD TABLE %s", pub, table);
-
-	datum = SysCacheGetAttr(PUBLICATIONREL, tuple, Anum_pg_publication_rel_prattrs, &isnull);
-	if (!isnull)
-	{
-		int2vector *attrs = (int2vector *) DatumGetPointer(datum);
-
-		appendStringInfoString(&add, " (");
-		for (int i = 0; i < attrs->dim1; i++)
-		{
-			in_list |= attrs->values[i] == attnum;
-			appendStringInfo(&add, "%s%s", i > 0 ? ", " : "",
-							 quote_identifier(get_attname(pr->prrelid, attrs->values[i], false)));
-		}
-		appendStringInfoChar(&add, ')');
-	}
-	datum = SysCacheGetAttr(PUBLICATIONREL, tuple, Anum_pg_publication_rel_prqual, &isnull);
-	if (!isnull)
-	{
-		Node	   *qual = stringToNode(TextDatumGetCString(datum));
-		Bitmapset  *attrs = NULL;
-
-		pull_varattnos(qual, 1, &attrs);
-		in_filter = bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, attrs);
-		filter = deparse_expression(qual, deparse_context_for(get_rel_name(pr->prrelid), pr->prrelid),
-									false, false);
-	}
-	ReleaseSysCache(tuple);
-
-	*use = psprintf("Publication \"%s\" names it in its %s",
-					get_publication_name(pr_pubid, false),
-					in_list && in_filter ? "column list and row filter" :
-					in_list ? "column list" : "row filter");
-	/* a row filter takes columns of built-in types only: ulid is not one */
-	if (in_filter)
-		*route = psprintf("A row filter can name only columns of built-in types, so the filter must do without \"%s\". In one transaction: ALTER PUBLICATION %s DROP TABLE %s; SELECT * FROM ulid_convert_column(%s, %s); %s WHERE (a filter without \"%s\"). The filter was WHERE (%s).",
-						  col, pub, table, quote_literal_cstr(table), quote_literal_cstr(col),
-						  add.data, col, filter);
-	else
-		*route = psprintf("In one transaction: ALTER PUBLICATION %s DROP TABLE %s; SELECT * FROM ulid_convert_column(%s, %s); %s%s%s%s;",
-						  pub, table, quote_literal_cstr(table), quote_literal_cstr(col), add.data,
-						  filter != NULL ? " WHERE (" : "", filter != NULL ? filter : "",
-						  filter != NULL ? ")" : "");
 }
 
 /*****************************************************************************
@@ -1133,516 +715,4 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 		relation_close(r, NoLock);
 	}
 	return (Datum) 0;
-}
-
-/* One row of the dry run's report. */
-static void
-report_row(ReturnSetInfo *rsinfo, int *step, const char *action, const char *object,
-		   const char *detail)
-{
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, detail == NULL};
-
-	values[0] = Int32GetDatum(++*step);
-	values[1] = CStringGetTextDatum(action);
-	values[2] = CStringGetTextDatum(object);
-	values[3] = detail == NULL ? (Datum) 0 : CStringGetTextDatum(detail);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-}
-
-static char *
-describe(Oid classid, Oid objid)
-{
-	ObjectAddress object = {classid, objid, 0};
-
-	return getObjectDescription(&object, false);
-}
-
-/*
- * Whether text names the table name as a word (case-insensitively): the
- * dry run's guess at a function whose body uses a table.
- */
-static bool
-names_word(const char *text, const char *name)
-{
-	size_t		len = strlen(name);
-
-	for (const char *p = text; *p != '\0'; p++)
-	{
-		char		before = p == text ? ' ' : p[-1];
-
-		if (pg_strncasecmp(p, name, len) == 0 &&
-			!(isalnum((unsigned char) before) || before == '_' || before == '$') &&
-			!(isalnum((unsigned char) p[len]) || p[len] == '_' || p[len] == '$'))
-			return true;
-	}
-	return false;
-}
-
-/* Functions found by report_functions(), by OID: creation order. */
-static int
-function_cmp(const ListCell *a, const ListCell *b)
-{
-	Oid			x = linitial_oid((List *) lfirst(a));
-	Oid			y = linitial_oid((List *) lfirst(b));
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/*
- * The functions to review before converting: those written in a language
- * with a body (not C or internal), outside pg_catalog and
- * information_schema, whose body names a table of tree.  A guess from the
- * text: PL/pgSQL's dependencies are not recorded (a function with a
- * SQL-standard body is in pg_depend, and ALTER COLUMN TYPE refuses its
- * column).  Each with what to do.
- */
-static void
-report_functions(ReturnSetInfo *rsinfo, int *step, List *tree)
-{
-	Relation	proc = table_open(ProcedureRelationId, AccessShareLock);
-	SysScanDesc scan = systable_beginscan(proc, InvalidOid, false, NULL, 0, NULL);
-	HeapTuple	tuple;
-	List	   *found = NIL;
-	ListCell   *lc;
-
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		Form_pg_proc p = (Form_pg_proc) GETSTRUCT(tuple);
-		bool		isnull;
-		Datum		src;
-		char	   *body;
-		bool		names = false;
-		bool		uuid = p->prorettype == UUIDOID;
-
-		if (p->prolang == INTERNALlanguageId || p->prolang == ClanguageId ||
-			p->pronamespace == PG_CATALOG_NAMESPACE ||
-			p->pronamespace == get_namespace_oid("information_schema", true))
-			continue;
-		src = heap_getattr(tuple, Anum_pg_proc_prosrc, RelationGetDescr(proc), &isnull);
-		if (isnull)
-			continue;
-		(void) heap_getattr(tuple, Anum_pg_proc_prosqlbody, RelationGetDescr(proc), &isnull);
-		if (!isnull)
-			continue;			/* in pg_depend: a blocker if it uses the column */
-		body = TextDatumGetCString(src);
-		foreach(lc, tree)
-			names |= names_word(body, get_rel_name(lfirst_oid(lc)));
-		if (!names)
-			continue;
-		for (int i = 0; i < p->pronargs; i++)
-			uuid |= p->proargtypes.values[i] == UUIDOID;
-		{
-			Datum		all = heap_getattr(tuple, Anum_pg_proc_proallargtypes,
-										   RelationGetDescr(proc), &isnull);
-
-			if (!isnull)
-			{
-				Datum	   *types;
-				int			ntypes;
-
-				deconstruct_array(DatumGetArrayTypeP(all), OIDOID, sizeof(Oid), true,
-								  TYPALIGN_INT, &types, NULL, &ntypes);
-				for (int i = 0; i < ntypes; i++)
-					uuid |= DatumGetObjectId(types[i]) == UUIDOID;
-			}
-		}
-		found = lappend(found, list_make2_oid(p->oid, (Oid) uuid));
-	}
-	systable_endscan(scan);
-	table_close(proc, AccessShareLock);
-
-	list_sort(found, function_cmp);
-	foreach(lc, found)
-	{
-		List	   *f = lfirst(lc);
-
-		report_row(rsinfo, step, "review", describe(ProcedureRelationId, linitial_oid(f)),
-				   lsecond_oid(f) ?
-				   "its body names the table and it takes or returns uuid: a uuid it declares for the column no longer matches, change it" :
-				   "its body names the table: sessions that ran it before the conversion may fail until they reconnect");
-	}
-}
-
-/*
- * What a dependent of the column (column_dependents()) becomes in a
- * conversion, as a row of the dry run: rebuilt, checked again (a scan), or a
- * blocker that ALTER COLUMN TYPE refuses.  Constraints of the types it
- * keeps as they are (not-null, from 18 on) give no row.
- */
-static void
-report_dependent(ReturnSetInfo *rsinfo, int *step, ObjectAddress *o, const char *col)
-{
-	char	   *what = getObjectDescription(o, true);
-
-	if (what == NULL)
-		return;
-	switch (o->classId)
-	{
-		case RelationRelationId:
-			{
-				char		relkind = get_rel_relkind(o->objectId);
-
-				if (relkind == RELKIND_SEQUENCE)
-					return;
-				if (o->objectSubId != 0)
-					report_row(rsinfo, step, "blocker", what,
-							   "a generated column uses the column: ALTER COLUMN TYPE refuses it; drop the generated column, convert, and add it again");
-				else if (relkind == RELKIND_INDEX || relkind == RELKIND_PARTITIONED_INDEX)
-					report_row(rsinfo, step, "rebuild", what,
-							   psprintf("on %s", describe(RelationRelationId,
-														  IndexGetRelation(o->objectId, false))));
-				else
-					report_row(rsinfo, step, "rebuild", what, NULL);
-				return;
-			}
-		case ConstraintRelationId:
-			{
-				HeapTuple	tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(o->objectId));
-				Form_pg_constraint con;
-
-				if (!HeapTupleIsValid(tuple))
-					return;
-				con = (Form_pg_constraint) GETSTRUCT(tuple);
-				if (con->contype == CONSTRAINT_FOREIGN)
-					report_row(rsinfo, step, con->convalidated ? "revalidate" : "rebuild", what,
-							   con->convalidated ?
-							   psprintf("a scan of %s, each row looked up in %s",
-										describe(RelationRelationId, con->conrelid),
-										describe(RelationRelationId, con->confrelid)) :
-							   "NOT VALID: added again as it was, with no scan");
-				else if (con->contype == CONSTRAINT_CHECK)
-					report_row(rsinfo, step, "revalidate", what,
-							   psprintf("a scan of %s",
-										describe(RelationRelationId, con->conrelid)));
-				else if (OidIsValid(con->conindid))
-					report_row(rsinfo, step, "rebuild", describe(RelationRelationId, con->conindid),
-							   psprintf("the index of %s", what));
-				ReleaseSysCache(tuple);
-				return;
-			}
-		case RewriteRelationId:
-			report_row(rsinfo, step, "blocker", what,
-					   "ALTER COLUMN TYPE refuses a column that a view or rule uses: drop it, convert, and create it again, in one transaction");
-			return;
-		case ProcedureRelationId:
-			report_row(rsinfo, step, "blocker", what,
-					   "ALTER COLUMN TYPE refuses a column that a function's SQL-standard body uses: drop it, convert, and create it again, in one transaction");
-			return;
-		case TriggerRelationId:
-			report_row(rsinfo, step, "blocker", what,
-					   "ALTER COLUMN TYPE refuses a column that a trigger's WHEN or UPDATE OF uses: drop it, convert, and create it again, in one transaction");
-			return;
-		case PolicyRelationId:
-			report_row(rsinfo, step, "blocker", what,
-					   "ALTER COLUMN TYPE refuses a column that a row security policy uses: drop it, convert, and create it again, in one transaction");
-			return;
-		case PublicationRelRelationId:
-			{
-				char	   *use;
-				char	   *route;
-
-				publication_column_use(o->objectId, col, &use, &route);
-				report_row(rsinfo, step, "blocker", what,
-						   psprintf("%s: ALTER COLUMN TYPE refuses it. %s", use, route));
-				return;
-			}
-		case StatisticExtRelationId:
-			report_row(rsinfo, step, "rebuild", what, "empty until the next ANALYZE");
-			return;
-		default:
-			report_row(rsinfo, step, "rebuild", what, NULL);
-			return;
-	}
-}
-
-/*
- * ulid_convert_column_dry_run(tab, col): what ulid_convert_column(tab, col)
- * would do, one row per step in the order it takes them, changing nothing:
- * the tables it would lock (and why), what would stop it (blockers), the
- * tables converted and defaults replaced, the indexes and statistics
- * rebuilt, the constraints checked again with a scan, the publications
- * that publish the table, and the functions whose body names it.  The same
- * ownership check and column checks as the conversion, with the same
- * errors; the table is locked only as a SELECT locks it.
- */
-PG_FUNCTION_INFO_V1(ulid_convert_column_dry_run);
-Datum
-ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
-{
-	Oid			relid = PG_GETARG_OID(0);
-	char	   *col = NameStr(*PG_GETARG_NAME(1));
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			ext_schema = get_func_namespace(fcinfo->flinfo->fn_oid);
-	Oid			ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
-	bool		already_ulid;
-	List	   *tree;
-	List	   *locks;
-	List	   *dependents;
-	ConvertTarget *targets;
-	int			ntargets;
-	int			step = 0;
-	ListCell   *lc;
-
-	InitMaterializedSRF(fcinfo, 0);
-	check_owner(relid);
-	LockRelationOid(relid, AccessShareLock);
-	already_ulid = check_table_column(relid, col, ulid_type);
-	locks = conversion_locks(relid, col, ulid_type, &tree);
-	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, false, &ntargets);
-	dependents = already_ulid ? NIL : column_dependents(tree, col);
-
-	foreach(lc, locks)
-	{
-		ConvertLock *lock = lfirst(lc);
-
-		report_row(rsinfo, &step, "lock", describe(RelationRelationId, lock->relid),
-				   psprintf("ACCESS EXCLUSIVE: %s", lock->why));
-	}
-	foreach(lc, dependents)
-	{
-		ObjectAddress *o = lfirst(lc);
-
-		if (o->classId == RewriteRelationId || o->classId == ProcedureRelationId ||
-			o->classId == TriggerRelationId || o->classId == PolicyRelationId ||
-			o->classId == PublicationRelRelationId ||
-			(o->classId == RelationRelationId && o->objectSubId != 0))
-			report_dependent(rsinfo, &step, o, col);
-	}
-	for (int i = 0; i < ntargets; i++)
-		if (targets[i].kind == UUID_DEFAULT_UNKNOWN)
-		{
-			ObjectAddress column = {RelationRelationId, targets[i].relid,
-			get_attnum(targets[i].relid, col)};
-
-			report_row(rsinfo, &step, "blocker",
-					   psprintf("default of %s", getObjectDescription(&column, false)),
-					   psprintf("%s is volatile and not a uuid generator the conversion knows: drop the default, convert, then set the default it should have",
-								targets[i].old_default));
-		}
-	for (int i = 0; i < ntargets && !already_ulid; i++)
-		report_row(rsinfo, &step, "convert", describe(RelationRelationId, targets[i].relid),
-				   "uuid to ulid in place: no value changes, the table is not rewritten");
-	for (int i = 0; i < ntargets; i++)
-	{
-		const char *to = NULL;
-
-		if (targets[i].kind == UUID_DEFAULT_GENERATOR)
-			to = psprintf("%s()", quote_qualified_identifier(get_namespace_name(ext_schema),
-															 "gen_ulid"));
-		else if (targets[i].kind == UUID_DEFAULT_UNCAST)
-		{
-			Relation	r = relation_open(targets[i].relid, NoLock);
-
-			to = default_text(r, targets[i].uncast_expr);
-			relation_close(r, NoLock);
-		}
-		if (to != NULL)
-			report_row(rsinfo, &step, "default", describe(RelationRelationId, targets[i].relid),
-					   psprintf("%s becomes %s", targets[i].old_default, to));
-	}
-	foreach(lc, dependents)
-	{
-		ObjectAddress *o = lfirst(lc);
-
-		if (o->classId == RelationRelationId && o->objectSubId == 0)
-			report_dependent(rsinfo, &step, o, col);
-	}
-	foreach(lc, dependents)
-	{
-		ObjectAddress *o = lfirst(lc);
-
-		if (o->classId != RelationRelationId && o->classId != RewriteRelationId &&
-			o->classId != ProcedureRelationId && o->classId != TriggerRelationId &&
-			o->classId != PolicyRelationId && o->classId != PublicationRelRelationId)
-			report_dependent(rsinfo, &step, o, col);
-	}
-	if (!already_ulid)
-		foreach(lc, tree_publications(relid, tree))
-			report_row(rsinfo, &step, "publication", describe(PublicationRelationId, lfirst_oid(lc)),
-					   "publishes the table: convert the column on each subscriber first");
-	if (!already_ulid)
-		report_functions(rsinfo, &step, tree);
-	return (Datum) 0;
-}
-
-/*
- * Whether a statement can leave a column with a new default: CREATE TABLE
- * (any column), or ALTER TABLE adding a column, setting a default or changing
- * a type (those columns, added to *columns).  Most ALTER TABLEs (constraints,
- * owners, storage), and so most of what a restore runs, stop here.
- */
-static bool
-statement_sets_defaults(Node *parsetree, List **columns)
-{
-	ListCell   *lc;
-
-	*columns = NIL;
-	/*
-	 * Any CREATE TABLE: by ddl_command_end its statement no longer shows
-	 * whether a LIKE copied defaults (the parse tree has been transformed in
-	 * place on some majors), so it is not used to skip the check.  CREATE
-	 * SCHEMA may hold CREATE TABLEs: the trigger sees only the CREATE SCHEMA,
-	 * and the tables among the commands it reports.
-	 */
-	if (IsA(parsetree, CreateStmt) || IsA(parsetree, CreateForeignTableStmt) ||
-		IsA(parsetree, CreateSchemaStmt))
-		return true;
-	if (!IsA(parsetree, AlterTableStmt))
-		return false;
-	foreach(lc, ((AlterTableStmt *) parsetree)->cmds)
-	{
-		AlterTableCmd *cmd = lfirst_node(AlterTableCmd, lc);
-
-		if (cmd->subtype == AT_AddColumn)
-			*columns = lappend(*columns, ((ColumnDef *) cmd->def)->colname);
-		else if (cmd->subtype == AT_ColumnDefault || cmd->subtype == AT_AlterColumnType)
-			*columns = lappend(*columns, cmd->name);
-	}
-	return *columns != NIL;
-}
-
-/*
- * Warn about each ulid column, of the tables the command created or altered,
- * whose default is a uuid generator cast to ulid.  columns, if not NIL,
- * limits the check to the columns the statement named.  A column that a
- * CREATE TABLE took from a parent (INHERITS, PARTITION OF) and does not
- * declare itself has the parent's default, which was warned about where it
- * was set, and whose hint converts the inheriting tables too: once a
- * default, not once a table.  (pg_restore makes an inheriting table, then
- * sets its inherited column's default again with ALTER TABLE ONLY: that one
- * warning is its column's.)
- */
-static void
-warn_uuid_defaults(Oid ulid_type, List *columns)
-{
-	List	   *relids = NIL;
-	ListCell   *lc;
-	int			nestlevel = pin_search_path();
-
-	SPI_connect();
-	if (SPI_execute("SELECT classid, objid FROM pg_catalog.pg_event_trigger_ddl_commands()",
-					false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read pg_event_trigger_ddl_commands()");
-	AtEOXact_GUC(true, nestlevel);
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		bool		isnull;
-		Oid			classid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i],
-															 SPI_tuptable->tupdesc, 1, &isnull));
-		Oid			objid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i],
-														   SPI_tuptable->tupdesc, 2, &isnull));
-		char		relkind = classid == RelationRelationId ? get_rel_relkind(objid) : '\0';
-
-		if (relkind == RELKIND_RELATION || relkind == RELKIND_PARTITIONED_TABLE ||
-			relkind == RELKIND_FOREIGN_TABLE)
-			relids = list_append_unique_oid(relids, objid);
-	}
-
-	/* The command holds a lock on each: AccessShareLock does not wait. */
-	foreach(lc, relids)
-	{
-		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
-		TupleDesc	desc = RelationGetDescr(rel);
-
-		for (int i = 0; i < desc->natts; i++)
-		{
-			Form_pg_attribute att = TupleDescAttr(desc, i);
-			const char *name = NameStr(att->attname);
-			Node	   *uuid_expr;
-			UuidDefaultKind kind;
-			ListCell   *c;
-			bool		named = columns == NIL;
-			char	   *table;
-
-			/* a ulid column, or one of a domain over ulid */
-			if (att->attisdropped || !att->atthasdef ||
-				(att->atttypid != ulid_type && getBaseType(att->atttypid) != ulid_type))
-				continue;
-			if (columns == NIL && !att->attislocal)
-				continue;		/* inherited by CREATE TABLE */
-			foreach(c, columns)
-				named |= strcmp(lfirst(c), name) == 0;
-			if (!named)
-				continue;
-			uuid_expr = under_cast(column_default(rel, att->attnum), UUIDOID);
-			if (uuid_expr == NULL)
-				continue;
-			kind = classify_uuid_default(uuid_expr, ulid_type);
-			if (kind == UUID_DEFAULT_KEEP || kind == UUID_DEFAULT_UNCAST)
-				continue;
-			table = DatumGetCString(DirectFunctionCall1(regclassout,
-														ObjectIdGetDatum(RelationGetRelid(rel))));
-			ereport(WARNING,
-					errcode(ERRCODE_WARNING),
-					errmsg("default of ulid column \"%s\" of table \"%s\" generates uuids",
-						   name, RelationGetRelationName(rel)),
-					errdetail("The default %s returns uuid values, which the cast to ulid keeps byte for byte: their ulid_time() is not the time of the insert.",
-							  default_text(rel, uuid_expr)),
-					/* ulid_convert_column() takes no column of a domain */
-					att->atttypid == ulid_type ?
-					errhint("Replace it: SELECT * FROM ulid_convert_column(%s, %s), or ALTER TABLE %s ALTER COLUMN %s SET DEFAULT gen_ulid().",
-							quote_literal_cstr(table), quote_literal_cstr(name),
-							table, quote_identifier(name)) :
-					errhint("Replace it: ALTER TABLE %s ALTER COLUMN %s SET DEFAULT gen_ulid().",
-							table, quote_identifier(name)));
-		}
-		relation_close(rel, AccessShareLock);
-	}
-	SPI_finish();
-}
-
-/*
- * The event trigger on ddl_command_end: warn_uuid_defaults() for the
- * statements that can set a default.  It must never make DDL fail, so the
- * check runs in a subtransaction and an error in it becomes a WARNING (a
- * cancel is still a cancel).  DDL only: nothing here runs on INSERT.
- */
-PG_FUNCTION_INFO_V1(ulid_check_defaults);
-Datum
-ulid_check_defaults(PG_FUNCTION_ARGS)
-{
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	List	   *columns;
-	Oid			ulid_type;
-
-	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
-		ereport(ERROR,
-				errcode(ERRCODE_E_R_I_E_EVENT_TRIGGER_PROTOCOL_VIOLATED),
-				errmsg("ulid_check_defaults() was not called by an event trigger"));
-	if (!statement_sets_defaults(((EventTriggerData *) fcinfo->context)->parsetree, &columns))
-		PG_RETURN_VOID();
-	ulid_type = extension_ulid_type(fcinfo->flinfo->fn_oid);
-	if (!OidIsValid(ulid_type))
-		PG_RETURN_VOID();
-
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
-	{
-		warn_uuid_defaults(ulid_type, columns);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
-			ReThrowError(edata);
-		ereport(WARNING,
-				errcode(ERRCODE_WARNING),
-				errmsg("could not check the defaults of ulid columns"),
-				errdetail("%s", edata->message));
-	}
-	PG_END_TRY();
-	PG_RETURN_VOID();
 }
