@@ -3,7 +3,8 @@ EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).
 MODULE_big = ulid
 OBJS = src/ulid.o src/ulid_uuid.o src/ulid_timeops.o src/ulid_planner.o src/ulid_histogram.o \
 	src/ulid_selfuncs.o src/ulid_gin.o src/ulid_gist.o src/ulid_gen.o src/ulid_convert.o \
-	src/ulid_convert_touch.o src/ulid_convert_dry_run.o src/ulid_check_defaults.o src/ulid_pglite.o
+	src/ulid_convert_touch.o src/ulid_convert_dry_run.o src/ulid_check_defaults.o src/ulid_objectid.o \
+	src/ulid_public.o src/ulid_pglite.o
 PGFILEDESC = "ulid - a native ULID type"
 # The install script of the default version is edited as sql/ulid.sql and
 # installed as ulid--$(EXTVERSION).sql; the full scripts of released versions
@@ -14,7 +15,7 @@ DATA_built = sql/ulid--$(EXTVERSION).sql
 DATA = ulid--1.2--1.3.sql ulid--1.2.sql ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
-REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates
+REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates public_ids objectid
 REGRESS_OPTS = --inputdir=test --encoding=UTF8
 ISOLATION = extension_update monotonic on_conflict concurrent_index convert_locks
 ISOLATION_OPTS = --inputdir=test --load-extension=ulid
@@ -23,6 +24,14 @@ TAP_TESTS = 1
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# ulid_encrypt() and ulid_decrypt() use the AES of OpenSSL's libcrypto where
+# the server was built with OpenSSL (Debian's and most others are); a build
+# without it, such as PGlite's, has them raise feature_not_supported.
+ifeq ($(with_ssl),openssl)
+override CPPFLAGS += -DULID_HAVE_OPENSSL
+SHLIB_LINK += -lcrypto
+endif
 
 # Soft input errors (pg_input_is_valid) exist from PostgreSQL 16 on.
 ifeq ($(shell test $(VERSION_NUM) -ge 160000 && echo yes),yes)
@@ -46,7 +55,7 @@ $(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 # Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
 test/unit: test/unit.c src/ulid_layout.h src/ulid_base32.h src/ulid_uuidtext.h src/ulid_monotonic.h src/ulid_packed.h src/ulid_random.h \
-		src/ulid_abbrev.h
+		src/ulid_abbrev.h src/ulid_objectid.h
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -o $@ $<
 unitcheck: test/unit
 	test/unit

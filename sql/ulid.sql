@@ -1037,6 +1037,58 @@ COMMENT ON FUNCTION gen_monotonic_ulid_v7() IS
 'a new ulid that is also a UUIDv7, strictly greater than the previous one gen_monotonic_ulid_v7() generated in its scope (see ulid_monotonic_scope())';
 
 --
+-- Public ids: a ulid enciphered as one AES-128 block under a 16-byte key
+--
+
+-- IMMUTABLE, so that "id = ulid_decrypt($1, $2)" is computed once and looks
+-- the key up in the index; not LEAKPROOF, as a key of the wrong length is
+-- an error.
+CREATE FUNCTION ulid_encrypt(id ulid, key pg_catalog.bytea)
+RETURNS pg_catalog.uuid
+AS 'MODULE_PATHNAME', 'ulid_encrypt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_encrypt(ulid, pg_catalog.bytea) IS
+'the public id of a ulid: its 16 bytes enciphered as one AES-128 block under a 16-byte key, as a uuid that tells nothing of the time';
+
+CREATE FUNCTION ulid_decrypt(public_id pg_catalog.uuid, key pg_catalog.bytea)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_decrypt'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_decrypt(pg_catalog.uuid, pg_catalog.bytea) IS
+'the ulid of a public id made by ulid_encrypt with the same key';
+
+--
+-- MongoDB ObjectIds: the time in seconds becomes milliseconds, the other 8
+-- bytes follow, then two zero bytes; byte order is kept
+--
+
+CREATE FUNCTION ulid_from_objectid(pg_catalog.text)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_from_objectid_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_from_objectid(pg_catalog.text) IS
+'the ulid of a MongoDB ObjectId given as its 24 hexadecimal digits: its seconds as milliseconds, its last 8 bytes, two zero bytes';
+
+CREATE FUNCTION ulid_from_objectid(pg_catalog.bytea)
+RETURNS ulid
+AS 'MODULE_PATHNAME', 'ulid_from_objectid_bytea'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_from_objectid(pg_catalog.bytea) IS
+'the ulid of a MongoDB ObjectId given as its 12 bytes';
+
+CREATE FUNCTION ulid_to_objectid(ulid)
+RETURNS pg_catalog.text
+AS 'MODULE_PATHNAME', 'ulid_to_objectid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_to_objectid(ulid) IS
+'the 24 hexadecimal digits of the MongoDB ObjectId a ulid was made from by ulid_from_objectid';
+
+--
 -- Converting uuid columns
 --
 

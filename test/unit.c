@@ -4,7 +4,8 @@
  *		distance (ulid_layout.h), the Crockford Base32 codec (ulid_base32.h),
  *		the UUID text form on input (ulid_uuidtext.h), the monotonic step in both
  *		shapes (ulid_monotonic.h), gen_ulid()'s packed step (ulid_packed.h) and
- *		the random pool (ulid_random.h).
+ *		the random pool (ulid_random.h), the 32-bit abbreviated key
+ *		(ulid_abbrev.h) and the ObjectId mapping (ulid_objectid.h).
  *
  * Self-contained C99, no framework and no PostgreSQL headers; `make
  * unitcheck` builds and runs it.
@@ -33,6 +34,7 @@
 #include "../src/ulid_packed.h"
 #include "../src/ulid_random.h"
 #include "../src/ulid_abbrev.h"
+#include "../src/ulid_objectid.h"
 
 #define lengthof(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -2101,6 +2103,146 @@ static const function_case abbrev_functions[] = {
 	{"every millisecond near the base, a coarser step far from it", test_abbrev32_resolution},
 };
 
+/* ------------------------------------------------------------- ObjectId */
+
+/* One ULID and whether it is an ObjectId's, and why not. */
+typedef struct objectid_shape_case
+{
+	const char *name;
+	uint64_t	ms;
+	uint8_t		tail[2];		/* bytes 14 and 15 */
+	UlidObjectIdShape shape;
+} objectid_shape_case;
+
+static const objectid_shape_case objectid_shape_cases[] = {
+	{"the epoch", 0, {0, 0}, ULID_OBJECTID_OK},
+	{"2012-10-17 21:13:27 UTC", UINT64_C(1350508407) * 1000, {0, 0}, ULID_OBJECTID_OK},
+	{"the last second an ObjectId holds", ULID_OBJECTID_SECS_MAX * 1000, {0, 0}, ULID_OBJECTID_OK},
+	{"a millisecond past a whole second", UINT64_C(1350508407) * 1000 + 1, {0, 0}, ULID_OBJECTID_FRACTION},
+	{"a millisecond before the epoch's next second", 999, {0, 0}, ULID_OBJECTID_FRACTION},
+	{"one second past the last", (ULID_OBJECTID_SECS_MAX + 1) * 1000, {0, 0}, ULID_OBJECTID_TOO_LATE},
+	{"the last ulid time: a fraction, said first", ULID_TIME_MAX, {0, 0}, ULID_OBJECTID_FRACTION},
+	{"byte 15 set", 0, {0, 1}, ULID_OBJECTID_TAIL},
+	{"byte 14 set", 0, {0x80, 0}, ULID_OBJECTID_TAIL},
+	{"a fraction and a tail: the fraction is said", 1, {1, 1}, ULID_OBJECTID_FRACTION},
+};
+
+static void
+check_objectid_shape(const objectid_shape_case *c)
+{
+	uint8_t		u[ULID_LEN] = {0};
+
+	ulid_set_time(u, c->ms);
+	u[6] = 0xFF;				/* the ObjectId's bytes may be anything */
+	u[13] = 0xFF;
+	u[14] = c->tail[0];
+	u[15] = c->tail[1];
+	if (ulid_objectid_shape(u) != c->shape)
+		fail("shape %d, want %d", (int) ulid_objectid_shape(u), (int) c->shape);
+}
+
+/* The example of MongoDB's docs, both ways, and its digits. */
+static void
+test_objectid_example(void)
+{
+	static const uint8_t oid[ULID_OBJECTID_LEN] = {
+		0x50, 0x7f, 0x1f, 0x77, 0xbc, 0xf8, 0x6c, 0xd7, 0x99, 0x43, 0x90, 0x11
+	};
+	uint8_t		parsed[ULID_OBJECTID_LEN];
+	uint8_t		u[ULID_LEN];
+	uint8_t		back[ULID_OBJECTID_LEN];
+	char		text[ULID_OBJECTID_HEX_LEN + 1];
+
+	CHECK(ulid_objectid_parse_hex("507f1f77bcf86cd799439011", parsed) == -1);
+	CHECK_BYTES("parsed", parsed, oid, ULID_OBJECTID_LEN);
+	CHECK(ulid_objectid_parse_hex("507F1F77BCF86CD799439011", parsed) == -1);
+	CHECK_BYTES("parsed upper case", parsed, oid, ULID_OBJECTID_LEN);
+	ulid_from_objectid_bytes(oid, u);
+	CHECK(ulid_get_time(u) == UINT64_C(1350508407000));
+	CHECK(memcmp(u + ULID_TIME_BYTES, oid + 4, 8) == 0);
+	CHECK(u[14] == 0 && u[15] == 0);
+	CHECK(ulid_objectid_shape(u) == ULID_OBJECTID_OK);
+	ulid_to_objectid_bytes(u, back);
+	CHECK_BYTES("back", back, oid, ULID_OBJECTID_LEN);
+	ulid_objectid_format_hex(back, text);
+	CHECK(strcmp(text, "507f1f77bcf86cd799439011") == 0);
+}
+
+/* The offset of the first byte that is not a hexadecimal digit. */
+static void
+test_objectid_bad_digits(void)
+{
+	static const char good[] = "507f1f77bcf86cd799439011";
+	static const char bad[] = "gG/:@`{ -x";
+	uint8_t		oid[ULID_OBJECTID_LEN];
+	char		s[ULID_OBJECTID_HEX_LEN + 1];
+
+	for (int pos = 0; pos < ULID_OBJECTID_HEX_LEN; pos++)
+		for (size_t b = 0; b < strlen(bad); b++)
+		{
+			memcpy(s, good, sizeof(s));
+			s[pos] = bad[b];
+			CHECK_AT(ulid_objectid_parse_hex(s, oid) == pos, pos);
+		}
+	for (int c = 0; c < 256; c++)
+		CHECK_AT((ulid_hex_value((unsigned char) c) >= 0) ==
+				 (strchr("0123456789abcdefABCDEF", c) != NULL && c != 0), c);
+}
+
+static int
+cmp_objectid(const void *x, const void *y)
+{
+	return memcmp(x, y, ULID_OBJECTID_LEN);
+}
+
+/*
+ * 200,000 random ObjectIds, a tenth of them in one second: each round trips
+ * through its ULID and its digits, and ULIDs sort as the ObjectIds' bytes.
+ */
+static void
+test_objectid_random(void)
+{
+	static uint8_t oids[200000][ULID_OBJECTID_LEN];
+	uint8_t		u[ULID_LEN];
+	uint8_t		prev[ULID_LEN];
+	uint8_t		back[ULID_OBJECTID_LEN];
+	char		text[ULID_OBJECTID_HEX_LEN + 1];
+
+	prng_seed(0xF00DFACE12345678ULL);
+	for (long n = 0; n < 200000; n++)
+	{
+		prng_fill(oids[n], ULID_OBJECTID_LEN);
+		if (n % 10 == 0)
+			memcpy(oids[n], "\x50\x7f\x1f\x77", 4);
+	}
+	qsort(oids, 200000, ULID_OBJECTID_LEN, cmp_objectid);
+	for (long n = 0; n < 200000; n++)
+	{
+		ulid_from_objectid_bytes(oids[n], u);
+		CHECK_AT(ulid_objectid_shape(u) == ULID_OBJECTID_OK, n);
+		ulid_to_objectid_bytes(u, back);
+		CHECK_AT(memcmp(back, oids[n], ULID_OBJECTID_LEN) == 0, n);
+		ulid_objectid_format_hex(back, text);
+		CHECK_AT(strlen(text) == ULID_OBJECTID_HEX_LEN, n);
+		CHECK_AT(ulid_objectid_parse_hex(text, back) == -1, n);
+		CHECK_AT(memcmp(back, oids[n], ULID_OBJECTID_LEN) == 0, n);
+		if (n > 0)
+		{
+			int			o = memcmp(oids[n - 1], oids[n], ULID_OBJECTID_LEN);
+			int			m = memcmp(prev, u, ULID_LEN);
+
+			CHECK_AT((o < 0) == (m < 0) && (o == 0) == (m == 0), n);
+		}
+		memcpy(prev, u, ULID_LEN);
+	}
+}
+
+static const function_case objectid_functions[] = {
+	{"507f1f77bcf86cd799439011 both ways, either case", test_objectid_example},
+	{"every bad digit at every position is found", test_objectid_bad_digits},
+	{"200,000 random ObjectIds round trip and keep their order", test_objectid_random},
+};
+
 /* ----------------------------------------------------------------- driver */
 
 int
@@ -2127,6 +2269,8 @@ main(void)
 	RUN_TABLE("packed step", packed_functions, check_function);
 	RUN_TABLE("pool", pool_functions, check_function);
 	RUN_TABLE("abbreviated key, 32 bits", abbrev_functions, check_function);
+	RUN_TABLE("objectid shape", objectid_shape_cases, check_objectid_shape);
+	RUN_TABLE("objectid", objectid_functions, check_function);
 
 	printf("1..%d\n", checks_run);
 	return checks_failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
