@@ -9,6 +9,9 @@
  */
 #include "postgres.h"
 
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 

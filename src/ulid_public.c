@@ -20,6 +20,9 @@
  */
 #include "postgres.h"
 
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
 #include "fmgr.h"
 #include "utils/memutils.h"
 #include "utils/uuid.h"
