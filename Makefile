@@ -7,12 +7,14 @@ OBJS = src/ulid.o src/ulid_uuid.o src/ulid_timeops.o src/ulid_planner.o src/ulid
 	src/ulid_public.o src/ulid_pglite.o
 PGFILEDESC = "ulid - a native ULID type"
 # The install script of the default version is edited as sql/ulid.sql and
-# installed as ulid--$(EXTVERSION).sql; the full scripts of released versions
-# stay frozen beside the update scripts, so that the upgrade test compares two
-# independent paths (git diff of sql/ulid.sql since the last release lists
-# what the next update script must do).
+# built as sql/ulid--$(EXTVERSION).sql (untracked); beside it in sql/ the full
+# scripts of released versions stay frozen with the update scripts, so that
+# the upgrade test compares two independent paths (git diff of sql/ulid.sql
+# since the last release lists what the next update script must do).  DATA
+# names them one by one: a wildcard would take the built script too.
 DATA_built = sql/ulid--$(EXTVERSION).sql
-DATA = ulid--1.2--1.3.sql ulid--1.2.sql ulid--1.1--1.2.sql ulid--1.1.sql ulid--1.0--1.1.sql ulid--1.0.sql
+DATA = sql/ulid--1.2--1.3.sql sql/ulid--1.2.sql sql/ulid--1.1--1.2.sql sql/ulid--1.1.sql \
+	sql/ulid--1.0--1.1.sql sql/ulid--1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
 REGRESS = io upgrade binary casts uuid_compat ordering indexes opclass_order sort generators generators_v7 timerange timeops tsrange cookbook fuzz install brin gin sort_nulls convert gist ulidrange estimates public_ids objectid

@@ -7,7 +7,9 @@ default_version (X.Y, or X.Y.Z) is the only place the version is written by
 hand.  The release version is it as X.Y.Z (1.1 is release 1.1.0).  Checked
 against it: the Makefile reads it (EXTVERSION, which also becomes the
 library's PG_MODULE_MAGIC_EXT version, checked on 18+ by the loaded_module
-regression test), its install script exists and is in DATA, the newest
+regression test), its install script is built from sql/ulid.sql and is
+neither in DATA nor committed, and .gitignore ignores it and no other script
+(the versioned scripts are in sql/, each in DATA, none at the root), the newest
 CHANGELOG.md entry, META.json (version and provides), the newest
 debian/changelog entry, the version tle/ulid.sql registers with pg_tle, and
 the npm package's (pglite/package.json).  Prints TAP lines; exits non-zero on any failure.
@@ -56,9 +58,40 @@ check("%s is built from sql/ulid.sql (DATA_built), which exists" % install_scrip
       os.path.exists(os.path.join(repo, "sql", "ulid.sql")) and
       re.search(r"^DATA_built = sql/ulid--\$\(EXTVERSION\)\.sql$", makefile, re.M) is not None and
       re.search(r"^sql/ulid--\$\(EXTVERSION\)\.sql: sql/ulid\.sql$", makefile, re.M) is not None)
-older = sorted(f for f in os.listdir(repo) if re.match(r"^ulid--[0-9.]+\.sql$", f))
-check("no full script of the default version beside the frozen ones (%s)" % ", ".join(older),
-      install_script not in older, "%s is committed: it is made from sql/ulid.sql" % install_script)
+
+# The versioned scripts, frozen full ones and updates, are in sql/ and each is
+# in DATA; the built one of the default version is neither in DATA nor
+# committed.  What sql/ holds is what git tracks there (a script built on
+# another branch may lie beside them), or, outside a checkout (the PGXN
+# archive), its files but the built one.
+script = re.compile(r"^ulid--[0-9.]+(--[0-9.]+)?\.sql$")
+at_root = sorted(f for f in os.listdir(repo) if script.match(f))
+check("no versioned script at the root (they are in sql/)", not at_root, ", ".join(at_root))
+dm = re.search(r"^DATA = ((?:.*\\\n)*.*)$", makefile, re.M)
+data = dm.group(1).replace("\\\n", " ").split() if dm else []
+in_git = subprocess.run(["git", "-C", repo, "rev-parse", "--show-prefix"], capture_output=True, text=True)
+in_git = in_git.returncode == 0 and in_git.stdout.strip() == ""
+if in_git:
+    tracked = subprocess.run(["git", "-C", repo, "ls-files", "sql"], capture_output=True, text=True).stdout.split()
+    in_sql = sorted(f[4:] for f in tracked if f.startswith("sql/") and "/" not in f[4:])
+else:
+    in_sql = sorted(f for f in os.listdir(os.path.join(repo, "sql")) if f != install_script)
+in_sql = ["sql/" + f for f in in_sql if script.match(f)]
+check("the Makefile's DATA is sql/'s versioned scripts (%s)" % ", ".join(f[4:] for f in in_sql),
+      dm is not None and sorted(data) == in_sql and all(os.path.isfile(os.path.join(repo, f)) for f in data),
+      "DATA: %s\nin sql/ (tracked by git, in a checkout): %s" % (" ".join(data), " ".join(in_sql)))
+built = "sql/" + install_script
+check("no full script of the default version beside the frozen ones", built not in data and built not in in_sql,
+      "%s is in DATA or committed: it is made from sql/ulid.sql" % built)
+# .gitignore (left out of the PGXN archive) hides the built script, and
+# would hide no frozen one from git add.
+if in_git and os.path.exists(os.path.join(repo, ".gitignore")):
+    def ignored(path):
+        return subprocess.run(["git", "-C", repo, "check-ignore", "-q", "--no-index", path]).returncode == 0
+    hidden = [f for f in data if ignored(f)]
+    check(".gitignore ignores %s and no script in DATA" % built, ignored(built) and not hidden,
+          "%s%s" % ("" if ignored(built) else "%s is not ignored (the /sql/ulid--X.Y.sql line is another version's)\n" % built,
+                    "ignored: " + " ".join(hidden) if hidden else ""))
 
 # The trusted-language edition registers itself under the same version.
 tle = read("tle/ulid.sql")
