@@ -281,6 +281,158 @@ async function prepared(client, id) {
   expectEqual('named statement: prepared on the server with a ulid parameter', p.rows, [{ t: '{ulid}' }]);
 }
 
+// docs/clients/node.md snippet: public ids.
+// ulid_encrypt(id, key): AES-128 of the ULID's 16 bytes as one block, no
+// padding, under a 16-byte Buffer key; the public id as a uuid string.
+function publicId(id, key) {
+  const cipher = crypto.createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+  const hex = Buffer.concat([cipher.update(ulidToBytes(id)), cipher.final()]).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// ulid_decrypt(publicId, key): the ULID's 26 characters.
+function ulidOfPublicId(publicId, key) {
+  const hex = publicId.replace(/-/g, '');
+  if (!/^[0-9a-f]{32}$/i.test(hex)) throw new Error(`invalid public id: "${publicId}"`);
+  const decipher = crypto.createDecipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+  return bytesToUlid(Buffer.concat([decipher.update(Buffer.from(hex, 'hex')), decipher.final()]));
+}
+// End of docs/clients/node.md snippet.
+
+// FIPS-197, appendix C.1: this key enciphers the block 00112233...ff to 69c4e0d8...
+const FIPS_KEY = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
+const FIPS_BLOCK = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+const FIPS_OUT = '69c4e0d8-6a7b-0430-d8cd-b78070b4c55a';
+
+// What throws, as its message; what does not, as 'no error'.
+function thrown(fn) {
+  try {
+    fn();
+    return 'no error';
+  } catch (e) {
+    return e.message;
+  }
+}
+
+// The server's SQLSTATE and message for a query that must fail.
+async function serverError(client, text, values) {
+  try {
+    await client.query(text, values);
+    return ['no error'];
+  } catch (e) {
+    return [e.code, e.message];
+  }
+}
+
+// Public ids computed here against ulid_encrypt and ulid_decrypt on the
+// server, the key a bind parameter (a Buffer, sent as bytea); then the
+// mistakes the comparison catches.
+async function publicIds(client) {
+  const key = crypto.randomBytes(16);
+  const otherKey = crypto.randomBytes(16);
+  const fipsUlid = bytesToUlid(FIPS_BLOCK);
+  expectEqual('public ids: FIPS-197 C.1 through publicId and ulidOfPublicId',
+    [publicId(fipsUlid, FIPS_KEY), ulidOfPublicId(FIPS_OUT, FIPS_KEY)], [FIPS_OUT, fipsUlid]);
+  const fips = await client.query('SELECT ulid_encrypt($1::ulid, $2) AS p', [fipsUlid, FIPS_KEY]);
+  expectEqual('public ids: FIPS-197 C.1, ulid_encrypt($1::ulid, $2) on the server agrees', fips.rows[0].p, FIPS_OUT);
+  expectEqual('public ids: ulidOfPublicId reads upper case and throws on a malformed public id',
+    [ulidOfPublicId(FIPS_OUT.toUpperCase(), FIPS_KEY), thrown(() => ulidOfPublicId(`${FIPS_OUT}00`, FIPS_KEY)),
+      thrown(() => ulidOfPublicId(FIPS_OUT.replace('a', 'z'), FIPS_KEY))],
+    [fipsUlid, `invalid public id: "${FIPS_OUT}00"`, `invalid public id: "${FIPS_OUT.replace('a', 'z')}"`]);
+
+  // Ids the server made, the smallest and the largest ULID among them.
+  await client.query('CREATE TABLE public_ids (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int)');
+  await client.query('INSERT INTO public_ids (n) SELECT g FROM generate_series(1, 500) g');
+  await client.query("INSERT INTO public_ids VALUES ('00000000000000000000000000', 0), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', 501)");
+  const { rows } = await client.query('SELECT id, ulid_encrypt(id, $1) AS p, n FROM public_ids ORDER BY id', [key]);
+  check('public ids: 502 from the server, all distinct', rows.length === 502 && new Set(rows.map((r) => r.p)).size === 502,
+    rows.length);
+  let bad = rows.filter((r) => publicId(r.id, key) !== r.p);
+  check('public ids: publicId(id, key) equals ulid_encrypt(id, $1) for each of the 502', bad.length === 0,
+    util.inspect(bad.slice(0, 3)));
+  bad = rows.filter((r) => ulidOfPublicId(r.p, key) !== r.id);
+  check("public ids: ulidOfPublicId(the server's public id, key) gives each id back", bad.length === 0,
+    util.inspect(bad.slice(0, 3)));
+
+  // Rows found by public ids made here; every other one by a named (prepared) statement.
+  const sample = rows.filter((r, i) => i % 13 === 5);
+  const found = [];
+  for (const [i, r] of sample.entries()) {
+    const text = 'SELECT n FROM public_ids WHERE id = ulid_decrypt($1, $2)';
+    const values = [publicId(r.id, key), key];
+    found.push((await client.query(i % 2 ? { name: 'by-public-id', text, values } : { text, values })).rows);
+  }
+  expectEqual(`public ids: WHERE id = ulid_decrypt($1, $2) with ${sample.length} public ids made in JS finds their rows`,
+    found, sample.map((r) => [{ n: r.n }]));
+  await client.query('SET enable_seqscan = off');
+  const plan = await client.query('EXPLAIN (COSTS OFF) SELECT n FROM public_ids WHERE id = ulid_decrypt($1, $2)',
+    [rows[0].p, key]);
+  await client.query('RESET enable_seqscan');
+  check('public ids: ... served by the primary key (EXPLAIN with the parameters bound)',
+    plan.rows.some((r) => /public_ids_pkey/.test(r['QUERY PLAN'])), util.inspect(plan.rows));
+  const stranger = publicId(rows[1].id, otherKey);
+  expectEqual('public ids: a public id made under another key finds no row, and decrypts to another ULID',
+    [(await client.query('SELECT n FROM public_ids WHERE id = ulid_decrypt($1, $2)', [stranger, key])).rows,
+      ulidOfPublicId(stranger, key) === rows[1].id], [[], false]);
+
+  // The bytes in the other order: the cipher works, the ids differ (but for
+  // the smallest and largest ULID, which read the same both ways).
+  const littleEndian = (id) => {
+    const cipher = crypto.createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+    return Buffer.concat([cipher.update(ulidToBytes(id).reverse()), cipher.final()]).toString('hex');
+  };
+  const asymmetric = rows.filter((r) => !ulidToBytes(r.id).equals(ulidToBytes(r.id).reverse()));
+  expectEqual(`public ids: little-endian bytes: none of the ${asymmetric.length} other public ids is the server's`,
+    asymmetric.filter((r) => littleEndian(r.id) === r.p.replace(/-/g, '')).map((r) => r.id), []);
+
+  // Padding left on (createCipheriv's default): 32 bytes out, not a uuid;
+  // and a decipher with padding on gets no id back.
+  const padded = crypto.createCipheriv('aes-128-ecb', FIPS_KEY, null);
+  const out = Buffer.concat([padded.update(FIPS_BLOCK), padded.final()]);
+  expectEqual('public ids: padding left on: 32 bytes out, 64 hex digits, which no uuid is',
+    [out.length, (await serverError(client, 'SELECT $1::uuid', [out.toString('hex')]))[0]], [32, '22P02']);
+  let lost = 0;
+  for (const r of rows) {
+    const decipher = crypto.createDecipheriv('aes-128-ecb', key, null);
+    try {
+      const back = Buffer.concat([decipher.update(Buffer.from(r.p.replace(/-/g, ''), 'hex')), decipher.final()]);
+      lost += back.length < 16 ? 1 : 0; // the padding checked out: bytes of the id were taken for it
+    } catch (e) {
+      lost += 1; // bad decrypt: the last bytes are not padding
+    }
+  }
+  expectEqual(`public ids: padding left on in the decipher: none of the ${rows.length} gives its 16 bytes back`,
+    lost, rows.length);
+
+  // A key of another length: Node and the server both refuse it.
+  const longKey = Buffer.concat([key, key]);
+  expectEqual('public ids: a 32-byte key: publicId throws, the server says 22023',
+    [thrown(() => publicId(rows[0].id, longKey)),
+      await serverError(client, 'SELECT ulid_encrypt($1::ulid, $2)', [rows[0].id, longKey])],
+    ['Invalid key length', ['22023', 'key must be 16 bytes, not 32']]);
+  // The key as a hex string: sent untyped, read as bytea's text: 32 bytes.
+  expectEqual('public ids: the key as a hex string is 32 bytes to the server: 22023',
+    await serverError(client, 'SELECT ulid_encrypt($1::ulid, $2)', [rows[0].id, key.toString('hex')]),
+    ['22023', 'key must be 16 bytes, not 32']);
+
+  process.env.PUBLIC_ID_KEY = key.toString('hex');
+  await docsPublicIds(client);
+  await client.query('DROP TABLE public_ids');
+}
+
+async function docsPublicIds(client) {
+  // docs/clients/node.md snippet: public ids, with node-postgres.
+  const key = Buffer.from(process.env.PUBLIC_ID_KEY, 'hex'); // 16 bytes, kept out of the code
+  const { rows: [{ id, shown }] } = await client.query(
+    'SELECT id, ulid_encrypt(id, $1) AS shown FROM orders WHERE item = $2', [key, 'tea']);
+  // shown: the uuid string an API shows, publicId(id, key); ulidOfPublicId(shown, key) is id
+  const found = await client.query('SELECT item FROM orders WHERE id = ulid_decrypt($1, $2)', [shown, key]);
+  // found.rows: [{ item: 'tea' }]
+  // End of docs/clients/node.md snippet.
+  expectEqual("docs: the tea's public id, computed in JS both ways, and its row by ulid_decrypt",
+    [shown, ulidOfPublicId(shown, key), found.rows], [publicId(id, key), id, [{ item: 'tea' }]]);
+}
+
 async function bytes(id) {
   // A client of its own: type parsers are set per client.
   const client = new Client();
@@ -410,6 +562,7 @@ async function main() {
     await uuidForm(client);
     await arrays(client, id);
     await prepared(client, id);
+    await publicIds(client);
     await bytes(id);
     await ordering(client);
     await client.query('DROP TABLE orders');

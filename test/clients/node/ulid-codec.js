@@ -1,9 +1,9 @@
 // The ULID codec that test.js and drizzle.mjs share, and that
-// docs/clients/node.md shows: text to bytes and uuid (the snippet below,
-// verbatim; test/check_docs.py checks), and the tests' own encoder back.
+// docs/clients/node.md shows: text to bytes and uuid, and bytes back to text
+// (the snippet below, verbatim; test/check_docs.py checks).
 'use strict';
 
-// docs/clients/node.md snippet: from text to bytes and uuid.
+// docs/clients/node.md snippet: from text to bytes and uuid, and back.
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 // The value of each character code, -1 where it is not Base32. As on the
 // server: either case, and Crockford's aliases I and L for 1, O for 0.
@@ -42,9 +42,8 @@ function ulidToUuid(text) {
   const hex = ulidToBytes(text).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-// End of docs/clients/node.md snippet.
 
-// The test's own encoder, the other way: 16 bytes to 26 characters.
+// The other way: the 26 characters of a ULID's 16 bytes.
 function bytesToUlid(bytes) {
   let n = BigInt(`0x${bytes.toString('hex')}`);
   let text = '';
@@ -54,5 +53,6 @@ function bytesToUlid(bytes) {
   }
   return text;
 }
+// End of docs/clients/node.md snippet.
 
 module.exports = { CROCKFORD, ulidToBytes, ulidToUuid, bytesToUlid };
