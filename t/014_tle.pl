@@ -18,14 +18,20 @@
 #      partition for each;
 #   3. the btree and hash classes serve =, ranges and joins with the right rows;
 #   4. the generators keep their invariants, and ignore a state that a
-#      session set and that they could not have written;
+#      session set and that they could not have written; 4b. ulid_encrypt
+#      and ulid_decrypt (AES-128 through pgcrypto, wherever it is, and an
+#      error without it), ulid_from_objectid and ulid_to_objectid: each
+#      result and error the native's, FIPS-197's and OpenSSL's;
 #   5. pg_dump of a database using the edition restores into the native
 #      server (without pg_tle's entries), and a native one into the managed
 #      server, and back, every value, index and partition intact (amcheck);
 #   6. docs/managed.md's pg_tle blocks run on the managed server;
 #   7. the update from the edition's 1.2 (tle/ulid--1.2.sql, as released)
 #      through the path tle/ulid.sql registers: the same functions as a
-#      fresh 1.3, every row and index kept;
+#      fresh 1.3, the five new ones giving 4b's results, every row and index
+#      kept; 7b. a database owner's planted operators and functions, and
+#      encrypt() and decrypt() beside pgcrypto's or in front of it, never
+#      run;
 #   8. once the "provider" installs the native extension's files, pg_tle
 #      refuses to register the edition, and the in-place switch to the
 #      native extension keeps every value and index.
@@ -389,6 +395,313 @@ is( $managed->safe_psql('gen', q{
 	"t\nt|50", 'gen_ulid(): a well-formed state of the same millisecond counts on, fresh bits below');
 
 ##
+## 4b. Public ids and ObjectIds: ulid_encrypt, ulid_decrypt, ulid_from_objectid, ulid_to_objectid.
+##
+
+# The edition's AES-128 is pgcrypto's, found wherever pgcrypto is installed:
+# here in a schema off the search_path.  Each result and each error is the
+# one the spec gives (FIPS-197's vector, the ObjectId of MongoDB's manual)
+# and the one the native functions give on the same inputs, as are their
+# catalog entries; 10,000 values round-trip under four keys, each public id
+# the native's and OpenSSL's; 2,005 ObjectIds keep their order.  Then
+# without pgcrypto, and with it in a schema of any name.
+$managed->safe_psql('vals', 'CREATE SCHEMA crypto; CREATE EXTENSION pgcrypto SCHEMA crypto');
+my $native_has_public_ids =
+  $native->safe_psql('vals', q{SELECT to_regprocedure('ulid_encrypt(ulid, bytea)') IS NOT NULL}) eq 't';
+# An installed build older than this tree fails here once, its comparisons
+# skipped.
+ok($native_has_public_ids, 'the native extension installed has ulid_encrypt (else bin/setup installs this tree)');
+
+# pg_temp.try(expression): its value as text, or its error's SQLSTATE,
+# message, detail and hint, joined by |.
+my $try = q{
+CREATE FUNCTION pg_temp.try(q text, OUT outcome text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	code text; message text; detail text; hint text;
+BEGIN
+	EXECUTE 'SELECT (' || q || ')::text' INTO outcome;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS code = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+		detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+	outcome := concat_ws('|', code, message, nullif(detail, ''), nullif(hint, ''));
+END $$;
+};
+
+# outcomes(node, db, expressions): the outcome of each, in order.
+sub outcomes
+{
+	my ($node, $db, @exprs) = @_;
+	my $values = join(",\n", map { "($_, \$q\$$exprs[$_]\$q\$)" } 0 .. $#exprs);
+	my %by_n = map { /^(\d+) (.*)$/s ? ($1, $2) : () } split /\n/,
+	  $node->safe_psql($db, "$try SELECT n || ' ' || pg_temp.try(q) FROM (VALUES $values) AS v(n, q) ORDER BY n");
+	return map { $by_n{$_} } 0 .. $#exprs;
+}
+
+my $fips_key = q{'\x000102030405060708090a0b0c0d0e0f'::bytea};
+my $key_detail = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+my $oid_syntax = 'invalid input syntax for an ObjectId';
+my $example = '507f1f77bcf86cd799439011';
+my $not_oid = 'does not hold an ObjectId';
+# ulid_of(hex): the ulid of 16 bytes written in hexadecimal.
+sub ulid_of { return "'\\x$_[0]'::bytea::ulid" }
+my @public_cases = (
+	# FIPS-197, appendix C.1: AES-128 of 00112233... under 00010203...
+	[ "ulid_encrypt(${\ ulid_of('00112233445566778899aabbccddeeff')}, $fips_key)",
+		'69c4e0d8-6a7b-0430-d8cd-b78070b4c55a' ],
+	[ "ulid_decrypt('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a', $fips_key)::bytea",
+		'\x00112233445566778899aabbccddeeff' ],
+	[ "ulid_decrypt(ulid_encrypt('01ARYZ6S41TSV4RRFFQ69G5FAV', $fips_key), $fips_key)", '01ARYZ6S41TSV4RRFFQ69G5FAV' ],
+	[ "ulid_encrypt(NULL, $fips_key) IS NULL AND ulid_decrypt(NULL, $fips_key) IS NULL"
+		  . " AND ulid_encrypt('01ARYZ6S41TSV4RRFFQ69G5FAV', NULL) IS NULL", 'true' ],
+	# a key of any other length, which pgcrypto would pad or take for AES-192/256
+	(map {
+		my $n = $_;
+		([ "ulid_encrypt('01ARYZ6S41TSV4RRFFQ69G5FAV', decode(repeat('ab', $n), 'hex'))",
+			"22023|key must be 16 bytes, not $n|$key_detail" ],
+		 [ "ulid_decrypt('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a', decode(repeat('ab', $n), 'hex'))",
+			"22023|key must be 16 bytes, not $n|$key_detail" ])
+	} 0, 1, 15, 17, 24, 32),
+	# ObjectIds: MongoDB's example, 2012-10-17 21:13:27 UTC
+	[ "ulid_from_objectid('$example')", '0179R95T6RQKW6SNWS8E812000' ],
+	[ "ulid_from_objectid('$example')::bytea", '\x013a7092e8d8bcf86cd7994390110000' ],
+	[ "ulid_time(ulid_from_objectid('$example'))", '2012-10-17 21:13:27+00' ],
+	[ "ulid_from_objectid(upper('$example'))", '0179R95T6RQKW6SNWS8E812000' ],
+	[ "ulid_from_objectid('\\x$example'::bytea)", '0179R95T6RQKW6SNWS8E812000' ],
+	[ "ulid_to_objectid('0179R95T6RQKW6SNWS8E812000')", $example ],
+	[ "ulid_from_objectid('000000000000000000000000')", '00000000000000000000000000' ],
+	[ "ulid_to_objectid('00000000000000000000000000')", '000000000000000000000000' ],
+	[ "ulid_from_objectid('ffffffffffffffffffffffff')::bytea", '\x03e7fffffc18ffffffffffffffff0000' ],
+	[ "ulid_time(ulid_from_objectid('FFFFFFFFFFFFFFFFFFFFFFFF'))", '2106-02-07 06:28:15+00' ],
+	[ "ulid_to_objectid(ulid_from_objectid('ffffffffffffffffffffffff'))", 'ffffffffffffffffffffffff' ],
+	[ "ulid_to_objectid(${\ ulid_of('03e7fffffc18ffffffffffffffff0000')})", 'ffffffffffffffffffffffff' ],
+	[ "ulid_from_objectid('\\xffffffff0000000000000000'::bytea)::bytea", '\x03e7fffffc1800000000000000000000' ],
+	# text that is not 24 hexadecimal digits
+	[ "ulid_from_objectid('')", "22P02|$oid_syntax: \"\"|Expected 24 hexadecimal digits, got 0 characters." ],
+	[ "ulid_from_objectid('507f1f77bcf86cd79943901')",
+		"22P02|$oid_syntax: \"507f1f77bcf86cd79943901\"|Expected 24 hexadecimal digits, got 23 characters." ],
+	[ "ulid_from_objectid('507f1f77bcf86cd7994390111')",
+		"22P02|$oid_syntax: \"507f1f77bcf86cd7994390111\"|Expected 24 hexadecimal digits, got 25 characters." ],
+	[ "ulid_from_objectid('ObjectId(507f1f77bcf86cd799439011)')",
+		"22P02|$oid_syntax: \"ObjectId(507f1f77bcf86cd799439011)\"|An ObjectId is read as its 24 hexadecimal digits alone, without ObjectId(...) around them." ],
+	[ q{ulid_from_objectid('ObjectId("507f1f77bcf86cd799439011")')},
+		qq{22P02|$oid_syntax: "ObjectId("507f1f77bcf86cd799439011")"|An ObjectId is read as its 24 hexadecimal digits alone, without ObjectId(...) around them.} ],
+	[ "ulid_from_objectid('ObjectId(')",
+		"22P02|$oid_syntax: \"ObjectId(\"|An ObjectId is read as its 24 hexadecimal digits alone, without ObjectId(...) around them." ],
+	[ "ulid_from_objectid('{507f1f77bcf86cd799439011}')",
+		"22P02|$oid_syntax: \"{507f1f77bcf86cd799439011}\"|Expected 24 hexadecimal digits, got 26 characters." ],
+	[ "ulid_from_objectid(' 507f1f77bcf86cd799439011')",
+		"22P02|$oid_syntax: \" 507f1f77bcf86cd799439011\"|Expected 24 hexadecimal digits, got 25 characters." ],
+	[ "ulid_from_objectid('507f1f77bcf86cd79943901g')",
+		"22P02|$oid_syntax: \"507f1f77bcf86cd79943901g\"|Character \"g\" at position 24 is not a hexadecimal digit." ],
+	[ "ulid_from_objectid('507f1f77bcf86cd79943901 ')",
+		"22P02|$oid_syntax: \"507f1f77bcf86cd79943901 \"|Character \" \" at position 24 is not a hexadecimal digit." ],
+	[ "ulid_from_objectid('507f1f77-cf86cd799439011')",
+		"22P02|$oid_syntax: \"507f1f77-cf86cd799439011\"|Character \"-\" at position 9 is not a hexadecimal digit." ],
+	[ "ulid_from_objectid('0x507f1f77bcf86cd7994390')",
+		"22P02|$oid_syntax: \"0x507f1f77bcf86cd7994390\"|Character \"x\" at position 2 is not a hexadecimal digit." ],
+	[ "ulid_from_objectid('507f1f77bcf86c\xc3\xa9799439011')",
+		"22P02|$oid_syntax: \"507f1f77bcf86c\xc3\xa9799439011\"|Character \"\xc3\xa9\" at position 15 is not a hexadecimal digit." ],
+	# bytes that are not 12
+	(map { [ "ulid_from_objectid(decode(repeat('ab', $_), 'hex'))", "22P03|invalid length for an ObjectId|Expected 12 bytes, got $_." ] }
+	  0, 11, 13, 16),
+	# ulids that hold no ObjectId, the first reason found in this order:
+	# a fraction of a second, after 2106, non-zero last bytes
+	[ "ulid_to_objectid('01ARYZ6S41TSV4RRFFQ69G5FAV')",
+		"22023|ulid \"01ARYZ6S41TSV4RRFFQ69G5FAV\" $not_oid|Its time has a fraction of a second (385 ms): an ObjectId holds whole seconds." ],
+	[ "ulid_to_objectid(${\ ulid_of('0000000003e9ffffffffffffffffffff')})",
+		"22023|ulid \"00000000Z9ZZZZZZZZZZZZZZZZ\" $not_oid|Its time has a fraction of a second (1 ms): an ObjectId holds whole seconds." ],
+	[ "ulid_to_objectid('7ZZZZZZZZZZZZZZZZZZZZZZZZZ')",
+		"22023|ulid \"7ZZZZZZZZZZZZZZZZZZZZZZZZZ\" $not_oid|Its time has a fraction of a second (655 ms): an ObjectId holds whole seconds." ],
+	[ "ulid_to_objectid(${\ ulid_of('03e800000000ffffffffffffffff0000')})",
+		"22023|ulid \"03X0000000ZZZZZZZZZZZZY000\" $not_oid|Its time is after 2106-02-07 06:28:15 UTC, the last an ObjectId can hold." ],
+	[ "ulid_to_objectid(${\ ulid_of('03e800000000ffffffffffffffff0001')})",
+		"22023|ulid \"03X0000000ZZZZZZZZZZZZY001\" $not_oid|Its time is after 2106-02-07 06:28:15 UTC, the last an ObjectId can hold." ],
+	[ "ulid_to_objectid(${\ ulid_of('03e7fffffc18ffffffffffffffff0100')})",
+		"22023|ulid \"03WZZZZZ0RZZZZZZZZZZZZY080\" $not_oid|Its last two bytes are not zero." ],
+	[ "ulid_to_objectid(${\ ulid_of('013a7092e8d8bcf86cd7994390110001')})",
+		"22023|ulid \"0179R95T6RQKW6SNWS8E812001\" $not_oid|Its last two bytes are not zero." ],
+	[ "ulid_to_objectid(${\ ulid_of('03e7fffffc19ffffffffffffffffffff')})",
+		"22023|ulid \"03WZZZZZ0SZZZZZZZZZZZZZZZZ\" $not_oid|Its time has a fraction of a second (1 ms): an ObjectId holds whole seconds." ],
+	[ "ulid_from_objectid(NULL::text) IS NULL AND ulid_from_objectid(NULL::bytea) IS NULL AND ulid_to_objectid(NULL) IS NULL",
+		'true' ],
+);
+my @public_exprs = map { $_->[0] } @public_cases;
+my @public_managed = outcomes($managed, 'vals', @public_exprs);
+for my $i (0 .. $#public_cases)
+{
+	is($public_managed[$i], $public_cases[$i][1], "edition: $public_cases[$i][0]");
+}
+SKIP:
+{
+	skip 'the native extension installed has no ulid_encrypt', scalar(@public_cases) unless $native_has_public_ids;
+	my @public_native = outcomes($native, 'vals', @public_exprs);
+	for my $i (0 .. $#public_cases)
+	{
+		is($public_managed[$i], $public_native[$i], "the native's result: $public_cases[$i][0]");
+	}
+}
+# What they are in the catalog: argument names, result, volatility,
+# strictness, parallel safety and comment, the native's.
+my $surface = q{SELECT string_agg(concat_ws(' ', p.oid::regprocedure, pg_get_function_arguments(p.oid),
+		pg_get_function_result(p.oid), p.provolatile, p.proisstrict, p.proparallel, obj_description(p.oid, 'pg_proc')),
+		E'\n' ORDER BY p.oid::regprocedure::text)
+	FROM pg_proc p WHERE p.proname IN ('ulid_encrypt', 'ulid_decrypt', 'ulid_from_objectid', 'ulid_to_objectid')};
+like($managed->safe_psql('vals', $surface), qr/\A(?:[^\n]+ i t s [^\n]+\n){4}[^\n]+ i t s [^\n]+\z/,
+	'the five functions are IMMUTABLE STRICT PARALLEL SAFE, each with a comment');
+SKIP:
+{
+	skip 'the native extension installed has no ulid_encrypt', 2 unless $native_has_public_ids;
+	is($managed->safe_psql('vals', $surface), $native->safe_psql('vals', $surface),
+		'the five functions: argument names, result, volatility, strictness, parallel safety and comment, the native\'s');
+	# Characters are counted in the database's encoding, as the native counts them.
+	my %char = (io_utf8 => "\xc3\xa9", ulid_io_latin1 => "\xc3\xa9", ulid_io_euc_jp => "\xe3\x81\x82",
+		ulid_io_sql_ascii => "\xc3\xa9");
+	my @same;
+	for my $db (@dbs)
+	{
+		my $c = $char{$db} // die "no character for $db";
+		my @exprs = map { "ulid_from_objectid('$_')" } ('507f1f77bcf86c' . $c . '799439011',
+			'507f1f77bcf86cd79943901' . $c, $c x 24, $c x 23, $example . $c);
+		my @m = outcomes($managed, $db, @exprs);
+		my @n = outcomes($native, $db, @exprs);
+		push @same, $db if join("\n", @m) eq join("\n", @n);
+		diag("$db:\n" . join("\n", @m) . "\nnative:\n" . join("\n", @n)) if join("\n", @m) ne join("\n", @n);
+	}
+	is(join(' ', @same), join(' ', @dbs), 'ObjectId text with a multibyte character: the native\'s errors in each encoding');
+}
+ok(!grep({ /abab/i } @public_managed), 'no error shows the key');
+{
+	my ($r, $o, $e) = $managed->psql('vals', q{SELECT ulid_encrypt(gen_ulid(), '\xdeadbeefdeadbeefdeadbeefdeadbe'::bytea)},
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	ok($e =~ /ERROR:  22023: key must be 16 bytes, not 15/ && $e !~ /deadbeef/i,
+		'psql, verbose, shows neither the key nor its bytes') or diag($e);
+}
+
+# Round trips of the 10,000 values under several keys: distinct public ids,
+# each decrypted to its id, and each the native's.  And ulid_decrypt of the
+# values as uuids, public ids that no key made.
+my @keys = ('000102030405060708090a0b0c0d0e0f', '00' x 16, 'ff' x 16,
+	join('', map { sprintf '%02x', int(rand(256)) } 1 .. 16));
+for my $key (@keys)
+{
+	my $k = "decode('$key', 'hex')";
+	my $enc = "SELECT md5(string_agg(ulid_encrypt(id, $k)::text, ' ' ORDER BY n)) FROM vals";
+	my $dec = "SELECT md5(string_agg(ulid_decrypt(id::uuid, $k)::text, ' ' ORDER BY n)) FROM vals";
+	is( $managed->safe_psql('vals', qq{
+		SELECT count(DISTINCT p), count(*) FILTER (WHERE ulid_decrypt(p, $k) = id)
+		FROM (SELECT id, ulid_encrypt(id, $k) AS p FROM vals) s}),
+		'10000|10000', "key $key: 10,000 distinct public ids, each decrypted to its id");
+	SKIP:
+	{
+		skip 'the native extension installed has no ulid_encrypt', 2 unless $native_has_public_ids;
+		is($managed->safe_psql('vals', $enc), $native->safe_psql('vals', $enc), "key $key: each public id the native's");
+		is($managed->safe_psql('vals', $dec), $native->safe_psql('vals', $dec), "key $key: ulid_decrypt of 10,000 uuids, the native's");
+	}
+}
+# A lookup by public id, IMMUTABLE, is computed once and served by the
+# index (the hash index of part 3), prepared and with a generic plan too.
+{
+	my $k = "'\\x$keys[3]'::bytea";
+	my $public = $managed->safe_psql('vals', "SELECT ulid_encrypt(id, $k) FROM vals WHERE n = 4321");
+	like($managed->safe_psql('vals', "SET enable_seqscan = off;
+		EXPLAIN (COSTS OFF) SELECT n FROM vals WHERE id = ulid_decrypt('$public', $k)"),
+		qr/vals_hash/, 'a lookup by ulid_decrypt(public id, key) uses the index');
+	like( $managed->safe_psql('vals', "SET enable_seqscan = off; SET plan_cache_mode = force_generic_plan;
+		PREPARE by_public(uuid, bytea) AS SELECT n FROM vals WHERE id = ulid_decrypt(\$1, \$2);
+		EXPLAIN (COSTS OFF) EXECUTE by_public('$public', $k); EXECUTE by_public('$public', $k)"),
+		qr/vals_hash.*Index Cond: \(id = ulid_decrypt\(\$1, \$2\)\).*\n4321\z/s,
+		'prepared, with a generic plan: the index, and the row');
+}
+
+# And against OpenSSL's AES-128 itself: ECB without padding enciphers each
+# 16-byte block alone, so the 10,000 values in one input.
+SKIP:
+{
+	my ($openssl) = grep { -x $_ } map { "$_/openssl" } split /:/, $ENV{PATH};
+	skip 'no openssl command', 1 unless $openssl;
+	my ($plain, $cipher) = split /\|/, $managed->safe_psql('vals', qq{
+		SELECT string_agg(encode(id::bytea, 'hex'), '' ORDER BY n),
+			string_agg(replace(ulid_encrypt(id, decode('$keys[3]', 'hex'))::text, '-', ''), '' ORDER BY n) FROM vals});
+	my $dir = PostgreSQL::Test::Utils::tempdir('aes');
+	open(my $fh, '>:raw', "$dir/plain") or die $!;
+	print $fh pack('H*', $plain);
+	close $fh;
+	system($openssl, 'enc', '-aes-128-ecb', '-nopad', '-K', $keys[3], '-in', "$dir/plain", '-out', "$dir/cipher") == 0
+	  or die 'openssl enc failed';
+	is(unpack('H*', slurp_file("$dir/cipher")), $cipher, 'the 10,000 public ids under one key are openssl enc -aes-128-ecb -nopad\'s');
+}
+
+# ObjectIds: 1,000 of one second, 1,000 of any, and the extremes, in both
+# servers: each round trip, the text and the bytes alike, the ulid order the
+# ObjectIds' byte order, the time their seconds.
+my %oids = map { $_ => 1 } ($example, '000000000000000000000000', 'ffffffffffffffffffffffff',
+	'00000000ffffffffffffffff', 'ffffffff0000000000000000',
+	(map { '66aabbcc' . join('', map { sprintf '%02x', int(rand(256)) } 1 .. 8) } 1 .. 1000),
+	(map { join('', map { sprintf '%02x', int(rand(256)) } 1 .. 12) } 1 .. 1000));
+my $oid_list = join(' ', sort keys %oids);
+my $oid_table = "CREATE TABLE oids AS SELECT n, o FROM unnest(string_to_array('$oid_list', ' ')) WITH ORDINALITY AS u(o, n)";
+$_->safe_psql('vals', $oid_table) for ($native, $managed);
+my $n_oids = scalar keys %oids;
+is( $managed->safe_psql('vals', q{
+	SELECT count(*) FILTER (WHERE ulid_to_objectid(ulid_from_objectid(o)) = o),
+		count(*) FILTER (WHERE ulid_from_objectid(decode(o, 'hex')) = ulid_from_objectid(upper(o))),
+		count(DISTINCT ulid_from_objectid(o)),
+		count(*) FILTER (WHERE ulid_time(ulid_from_objectid(o)) = to_timestamp(('x00000000' || left(o, 8))::bit(64)::bigint))
+	FROM oids}),
+	"$n_oids|$n_oids|$n_oids|$n_oids", "$n_oids ObjectIds: each round trip, text and bytes alike, distinct, the time its seconds");
+for my $where ([ q{left(o, 8) = '66aabbcc'}, '1,000 ObjectIds of one second' ], [ 'true', "all $n_oids ObjectIds" ])
+{
+	my ($cond, $what) = @$where;
+	is( $managed->safe_psql('vals', qq{
+		SELECT string_agg(o, ' ' ORDER BY decode(o, 'hex')) = string_agg(o, ' ' ORDER BY ulid_from_objectid(o)),
+			count(*) FROM oids WHERE $cond}),
+		't|' . ($cond eq 'true' ? $n_oids : 1000), "$what: the ulid order is the ObjectIds' byte order");
+}
+# ulid_to_objectid on the 10,000 values: an ObjectId or the reason not.
+my $to_oid = qq{$try
+	SELECT md5(string_agg(pg_temp.try('ulid_to_objectid(' || quote_literal(id::text) || ')'), E'\\n' ORDER BY n)) FROM vals};
+my $from_oid = q{SELECT md5(string_agg(concat_ws(' ', ulid_from_objectid(o), ulid_from_objectid(decode(o, 'hex')),
+	ulid_to_objectid(ulid_from_objectid(o))), ' ' ORDER BY n)) FROM oids};
+SKIP:
+{
+	skip 'the native extension installed has no ulid_from_objectid', 2 unless $native_has_public_ids;
+	is($managed->safe_psql('vals', $from_oid), $native->safe_psql('vals', $from_oid),
+		"$n_oids ObjectIds: each ulid and ObjectId the native's");
+	is($managed->safe_psql('vals', $to_oid), $native->safe_psql('vals', $to_oid),
+		'ulid_to_objectid of the 10,000 values: each result or error the native\'s');
+}
+
+# Without pgcrypto: ulid_encrypt and ulid_decrypt say so (after a wrong
+# key's error, as the native reports that first); the ObjectIds need none.
+# Then pgcrypto, created in a schema of any name and moved, is found.
+create_database($managed, 'nocrypto');
+my $no_pgcrypto = "The trusted-language edition of ulid uses pgcrypto's AES, and pgcrypto is not installed here.|"
+  . 'Install it with CREATE EXTENSION pgcrypto.';
+my @nocrypto = (
+	"ulid_encrypt('01ARYZ6S41TSV4RRFFQ69G5FAV', $fips_key)",
+	"ulid_decrypt('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a', $fips_key)",
+	q{ulid_encrypt('01ARYZ6S41TSV4RRFFQ69G5FAV', '\x00'::bytea)},
+	"ulid_to_objectid(ulid_from_objectid('$example'))");
+is_deeply(
+	[ outcomes($managed, 'nocrypto', @nocrypto) ],
+	[
+		"0A000|ulid_encrypt is not available in this database|$no_pgcrypto",
+		"0A000|ulid_decrypt is not available in this database|$no_pgcrypto",
+		"22023|key must be 16 bytes, not 1|$key_detail",
+		$example
+	],
+	'without pgcrypto: ulid_encrypt and ulid_decrypt fail with 0A000 and the hint, the ObjectId functions work');
+my $fips = "SELECT ulid_encrypt(${\ ulid_of('00112233445566778899aabbccddeeff')}, $fips_key), ulid_decrypt('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a', $fips_key)::bytea";
+my $fips_result = '69c4e0d8-6a7b-0430-d8cd-b78070b4c55a|\x00112233445566778899aabbccddeeff';
+$managed->safe_psql('nocrypto', 'CREATE SCHEMA "Crypto Odd"; CREATE EXTENSION pgcrypto SCHEMA "Crypto Odd"');
+is($managed->safe_psql('nocrypto', $fips), $fips_result, 'pgcrypto created in schema "Crypto Odd" is found');
+$managed->safe_psql('nocrypto', 'CREATE SCHEMA moved; ALTER EXTENSION pgcrypto SET SCHEMA moved');
+is($managed->safe_psql('nocrypto', $fips), $fips_result, 'pgcrypto moved to another schema is found there');
+$managed->safe_psql('nocrypto', 'DROP EXTENSION pgcrypto');
+like(($managed->psql('nocrypto', $fips))[2], qr/ulid_encrypt is not available in this database/, 'dropped, it is missed again');
+
+##
 ## 5. pg_dump and pg_restore, both ways.
 ##
 
@@ -577,6 +890,18 @@ is( $managed->safe_psql('update_12', q{
 	SELECT count(*) FROM kept k WHERE id IN (SELECT id FROM kept ORDER BY n LIMIT 100);
 	SELECT bt_index_check('kept_pkey', true) IS NOT NULL}), "100\nt",
 	'update: the indexes find the rows, amcheck finds the key in order');
+# The five functions the update adds: each result and error of part 4b, the
+# same catalog entries and comments as a fresh 1.3's, and the rows kept
+# through ulid_encrypt and ulid_decrypt.
+$managed->safe_psql($_, 'CREATE EXTENSION pgcrypto') for ('update_12', 'fresh_13');
+is_deeply([ outcomes($managed, 'update_12', @public_exprs) ], \@public_managed,
+	'update: ulid_encrypt, ulid_decrypt, ulid_from_objectid and ulid_to_objectid give each result and error of part 4b');
+is($managed->safe_psql('update_12', $surface), $managed->safe_psql('fresh_13', $surface),
+	'update: the five functions\' catalog entries and comments, as a fresh 1.3\'s');
+is( $managed->safe_psql('update_12', q{
+	SELECT count(*) FILTER (WHERE ulid_decrypt(ulid_encrypt(id, '\x000102030405060708090a0b0c0d0e0f'::bytea),
+		'\x000102030405060708090a0b0c0d0e0f'::bytea) = id) FROM kept}),
+	'2002', 'update: each kept row\'s id back through ulid_encrypt and ulid_decrypt');
 $managed->safe_psql('fresh_13', $install);
 is($managed->safe_psql('fresh_13', q{SELECT count(*) FROM pgtle.available_extension_versions() WHERE name = 'ulid'}),
 	'1', 'tle/ulid.sql run again where 1.3 is registered changes nothing');
@@ -588,9 +913,11 @@ is($managed->safe_psql('fresh_13', q{SELECT count(*) FROM pgtle.available_extens
 # As t/015 does to the native extension: alice owns a database where a
 # superuser registered the edition and made the type; she makes rows and
 # plants t/hostile.sql's traps in public; then a superuser with the default
-# search_path prints, reads, casts, compares and generates ids.  No trap may
-# run in 1.3.  The contrast: the 1.2 edition (tle/ulid--1.2.sql), where
-# printing an id ran alice's bigint & integer and made her a superuser.
+# search_path prints, reads, casts, compares and generates ids, and in 1.3
+# encrypts them and converts ObjectIds, every statement run even after one
+# fails.  No trap may run in 1.3.  The contrast: the 1.2 edition
+# (tle/ulid--1.2.sql), where printing an id ran alice's bigint & integer and
+# made her a superuser.
 my $hostile_recorded = q{
 	SELECT pg_catalog.format('%s calls%s%s',
 		(SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM public.hijacked),
@@ -609,6 +936,41 @@ my $uses = q{
 	INSERT INTO t DEFAULT VALUES;
 	COPY t TO STDOUT;
 };
+# 1.3's public ids and ObjectIds, results and errors.
+my $public_uses = q{
+	SELECT ulid_encrypt('\x00112233445566778899aabbccddeeff'::bytea::ulid, '\x000102030405060708090a0b0c0d0e0f'::bytea);
+	SELECT ulid_encrypt(id, '\x000102030405060708090a0b0c0d0e0f'::bytea) FROM t;
+	SELECT ulid_decrypt(ulid_encrypt(id, '\x000102030405060708090a0b0c0d0e0f'::bytea), '\x000102030405060708090a0b0c0d0e0f'::bytea) FROM t;
+	SELECT ulid_decrypt(id::uuid, '\x000102030405060708090a0b0c0d0e0f'::bytea) FROM t;
+	SELECT ulid_encrypt(min(id), '\x0001'::bytea) FROM t;
+	SELECT ulid_decrypt(gen_random_uuid(), '\x'::bytea);
+	SELECT ulid_from_objectid('507f1f77bcf86cd799439011'::text), ulid_from_objectid('\x507f1f77bcf86cd799439011'::bytea);
+	SELECT ulid_to_objectid(ulid_from_objectid('507F1F77BCF86CD799439011'::text));
+	SELECT ulid_to_objectid(ulid_from_objectid(substr(id::bytea, 1, 12))) FROM t;
+	SELECT ulid_from_objectid('ObjectId(507f1f77bcf86cd799439011)'::text);
+	SELECT ulid_from_objectid('507f1f77bcf86cd79943901'::text);
+	SELECT ulid_from_objectid('507f1f77bcf86cd79943901x'::text);
+	SELECT ulid_from_objectid('\x507f'::bytea);
+	SELECT ulid_to_objectid(min(id)) FROM t;
+	SELECT ulid_to_objectid('03X0000000ZZZZZZZZZZZZY000'::ulid);
+	SELECT ulid_to_objectid('03WZZZZZ0RZZZZZZZZZZZZY080'::ulid);
+};
+my $fips_13 = q{SELECT ulid_encrypt('\x00112233445566778899aabbccddeeff'::bytea::ulid, '\x000102030405060708090a0b0c0d0e0f'::bytea)};
+# plant(db, sql): alice runs sql there.
+sub plant
+{
+	my ($db, $sql, $what) = @_;
+	$managed->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $managed->connstr($db) . ' user=alice', '-c', $sql ],
+		$what);
+	return;
+}
+# trap(signature): a function that records its call, as t/hostile.sql's do.
+sub trap
+{
+	my ($signature) = @_;
+	return "CREATE FUNCTION public.$signature RETURNS bytea LANGUAGE plpgsql AS \$t\$
+		BEGIN PERFORM public.hijacked_by('function $signature'); RETURN NULL; END \$t\$;";
+}
 $managed->safe_psql('postgres', 'CREATE ROLE alice LOGIN');
 for my $case ([ 'hostile_13', $install, '1.3' ], [ 'hostile_12', slurp_file("$root/tle/ulid--1.2.sql"), '1.2' ])
 {
@@ -616,18 +978,57 @@ for my $case ([ 'hostile_13', $install, '1.3' ], [ 'hostile_12', slurp_file("$ro
 	$managed->safe_psql('postgres', "CREATE DATABASE $db OWNER alice");
 	$managed->safe_psql($db, 'CREATE EXTENSION pg_tle');
 	$managed->safe_psql($db, $script);
-	$managed->safe_psql($db, "CREATE EXTENSION ulid VERSION '$version'; ALTER SCHEMA public OWNER TO alice");
+	$managed->safe_psql($db, "CREATE EXTENSION ulid VERSION '$version'");
+	# pgcrypto, by the superuser, in public, which alice then owns
+	$managed->safe_psql($db, 'CREATE EXTENSION pgcrypto') if $version eq '1.3';
+	$managed->safe_psql($db, 'ALTER SCHEMA public OWNER TO alice');
 	my $alice = $managed->connstr($db) . ' user=alice';
 	$managed->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $alice, '-c',
 		'CREATE TABLE t (id ulid PRIMARY KEY DEFAULT gen_ulid()); INSERT INTO t SELECT FROM generate_series(1, 20)' ],
 		"$version: alice makes a table of ids");
 	$managed->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $alice, '-f', "$FindBin::RealBin/hostile.sql" ],
 		"$version: alice plants her traps in public");
-	$managed->psql($db, $uses);
+	$managed->psql($db, $uses, on_error_stop => 0);
 	if ($version eq '1.3')
 	{
 		is($managed->safe_psql($db, $hostile_recorded), '0 calls',
 			'1.3: a superuser prints, reads, casts, compares and generates ids: no trap runs');
+
+		# pgcrypto in alice's public: beside its encrypt and decrypt, she
+		# plants their names with other argument types, which a call that
+		# left a coercion to the resolver could choose.
+		plant($db, join("\n", map { trap($_) } map { ("encrypt($_)", "decrypt($_)") }
+			'bytea, bytea, character varying', 'bytea, bytea, name', 'bytea, bytea, VARIADIC text[]',
+			'bytea, text, text', 'text, bytea, text'),
+			'1.3: alice plants encrypt and decrypt of other argument types beside pgcrypto\'s, in public');
+		$managed->psql($db, $public_uses, on_error_stop => 0);
+		is($managed->safe_psql($db, "$fips_13; $hostile_recorded"), "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a\n0 calls",
+			'1.3: with pgcrypto in public, a superuser encrypts, decrypts and converts ObjectIds: pgcrypto\'s functions, no trap');
+
+		# Her only lever there: the same three arguments and a fourth with a
+		# default make the call ambiguous, an error, never her function.
+		plant($db, trap('encrypt(bytea, bytea, text, integer DEFAULT 0)'),
+			'1.3: alice plants encrypt(bytea, bytea, text, integer DEFAULT 0) beside pgcrypto\'s');
+		my ($r, $o, $e) = $managed->psql($db, $fips_13);
+		like($e . $managed->safe_psql($db, $hostile_recorded), qr/function public\.encrypt\(bytea, bytea, text\) is not unique.*0 calls\z/s,
+			'1.3: then ulid_encrypt fails as ambiguous, and no trap runs');
+		plant($db, 'DROP FUNCTION public.encrypt(bytea, bytea, text, integer)', 'alice drops it');
+
+		# pgcrypto in a schema of its own: alice plants encrypt and decrypt of
+		# pgcrypto's very argument types in public, first on the search_path
+		# after pg_catalog.
+		$managed->safe_psql($db, 'CREATE SCHEMA crypto; ALTER EXTENSION pgcrypto SET SCHEMA crypto');
+		plant($db, join("\n", map { trap($_) } 'encrypt(bytea, bytea, text)', 'decrypt(bytea, bytea, text)'),
+			'1.3: alice plants encrypt(bytea, bytea, text) and decrypt(bytea, bytea, text) in public');
+		$managed->psql($db, $public_uses, on_error_stop => 0);
+		is($managed->safe_psql($db, "$fips_13; $hostile_recorded"), "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a\n0 calls",
+			'1.3: with pgcrypto in its own schema, the same: pgcrypto\'s functions, no trap');
+		# The contrast: a call by name alone, as an edition that did not look
+		# pgcrypto up would make, runs hers.
+		$managed->psql($db, q{SELECT encrypt('\x00'::bytea, '\x00'::bytea, 'aes')});
+		like($managed->safe_psql($db, $hostile_recorded), qr/^1 calls: function encrypt\(bytea, bytea, text\), alice is a superuser$/,
+			'the contrast: encrypt() called by name alone ran alice\'s, and she is a superuser');
+		$managed->safe_psql('postgres', 'ALTER ROLE alice NOSUPERUSER');
 	}
 	else
 	{

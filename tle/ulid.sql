@@ -22,7 +22,8 @@
  * exceptions that need no code of their own: the B-tree class compares with
  * core's byteacmp and sorts with bytea_sortsupport, and the hash class hashes
  * with hashvarlena, all of which read exactly those 16 bytes (see the
- * operator classes below).
+ * operator classes below).  ulid_encrypt() and ulid_decrypt() call
+ * pgcrypto's AES, and need pgcrypto in the database, in any schema.
  *
  * pg_tle refuses to register a name for which the server has a control file
  * ("control file already exists for the ulid extension", SQLSTATE 55000):
@@ -711,6 +712,189 @@ COMMENT ON FUNCTION ulid_monotonic_scope() IS
 'backend: gen_monotonic_ulid() is monotonic within a session (the trusted-language edition has no shared memory)';
 
 --
+-- Public ids: AES-128 through pgcrypto
+--
+
+-- ulid_encrypt() is AES-128 (FIPS-197) of the 16 bytes as one block, no
+-- mode and no padding, under a 16-byte key: pgcrypto's encrypt() with
+-- 'aes-ecb/pad:none', the native's cipher.  pgcrypto pads a shorter key
+-- with zeros and takes a longer one for AES-192 or AES-256, so the length is
+-- checked here first; the key is never shown in an error.
+--
+-- pgcrypto may be in any schema, or missing: its schema is looked up in
+-- pg_extension on each call (a session setting could be forged), and its
+-- function called there by name with exact argument types (bytea, bytea,
+-- text), so that nothing comes from the caller's search_path.  A function
+-- of another name or types in that schema is never chosen over pgcrypto's
+-- own; one there with the same three arguments and more with defaults
+-- makes the call ambiguous, an error, never another function's result.
+-- Where pgcrypto is missing: SQLSTATE 0A000 with the hint to create it.
+CREATE FUNCTION ulid_encrypt(id ulid, key pg_catalog.bytea)
+RETURNS pg_catalog.uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	crypto pg_catalog.name;
+	block pg_catalog.bytea;
+BEGIN
+	IF pg_catalog.length(key) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_parameter_value',
+			MESSAGE = pg_catalog.format('key must be 16 bytes, not %s', pg_catalog.length(key)),
+			DETAIL = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+	END IF;
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_encrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	EXECUTE pg_catalog.format('SELECT %I.encrypt($1, $2, $3)', crypto) INTO block
+		USING id::pg_catalog.bytea, key, 'aes-ecb/pad:none'::pg_catalog.text;
+	RETURN pg_catalog.encode(block, 'hex')::pg_catalog.uuid;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_encrypt(ulid, pg_catalog.bytea) IS
+'the public id of a ulid: its 16 bytes enciphered as one AES-128 block under a 16-byte key, as a uuid that tells nothing of the time';
+
+CREATE FUNCTION ulid_decrypt(public_id pg_catalog.uuid, key pg_catalog.bytea)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	crypto pg_catalog.name;
+	block pg_catalog.bytea;
+BEGIN
+	IF pg_catalog.length(key) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_parameter_value',
+			MESSAGE = pg_catalog.format('key must be 16 bytes, not %s', pg_catalog.length(key)),
+			DETAIL = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+	END IF;
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_decrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	EXECUTE pg_catalog.format('SELECT %I.decrypt($1, $2, $3)', crypto) INTO block
+		USING pg_catalog.uuid_send(public_id), key, 'aes-ecb/pad:none'::pg_catalog.text;
+	RETURN @extschema@.ulid_from_bytea(block);
+END
+$$;
+
+COMMENT ON FUNCTION ulid_decrypt(pg_catalog.uuid, pg_catalog.bytea) IS
+'the ulid of a public id made by ulid_encrypt with the same key';
+
+--
+-- MongoDB ObjectIds
+--
+
+-- An ObjectId is 12 bytes, 4 of Unix seconds (big-endian) and 8 more; its
+-- ulid has the time seconds * 1000, the 8 bytes, then two zero bytes, so
+-- ObjectIds and their ulids sort alike.  Text is 24 hexadecimal digits of
+-- either case, nothing around them; errors as the native's, SQLSTATE 22P02
+-- with a detail saying what is wrong, or 22P03 for 12 bytes that are not.
+CREATE FUNCTION ulid_from_objectid(pg_catalog.text)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	objectid ALIAS FOR $1;
+	detail pg_catalog.text;
+BEGIN
+	IF objectid OPERATOR(pg_catalog.~) '^[0-9A-Fa-f]{24}$' THEN
+		RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(
+			pg_catalog.lpad(pg_catalog.to_hex(('x00000000' OPERATOR(pg_catalog.||) pg_catalog.left(objectid, 8))
+				::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.*) 1000::pg_catalog.int8), 12, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.substr(objectid, 9) OPERATOR(pg_catalog.||) '0000', 'hex'));
+	END IF;
+	IF pg_catalog.left(objectid, 9) OPERATOR(pg_catalog.=) 'ObjectId(' THEN
+		detail := 'An ObjectId is read as its 24 hexadecimal digits alone, without ObjectId(...) around them.';
+	ELSIF pg_catalog.length(objectid) OPERATOR(pg_catalog.<>) 24 THEN
+		detail := pg_catalog.format('Expected 24 hexadecimal digits, got %s characters.', pg_catalog.length(objectid));
+	ELSE
+		FOR i IN 1 .. 24 LOOP
+			IF pg_catalog.strpos('0123456789abcdefABCDEF', pg_catalog.substr(objectid, i, 1)) OPERATOR(pg_catalog.=) 0 THEN
+				detail := pg_catalog.format('Character "%s" at position %s is not a hexadecimal digit.',
+											pg_catalog.substr(objectid, i, 1), i);
+				EXIT;
+			END IF;
+		END LOOP;
+	END IF;
+	RAISE EXCEPTION USING
+		ERRCODE = 'invalid_text_representation',
+		MESSAGE = pg_catalog.format('invalid input syntax for an ObjectId: "%s"', objectid),
+		DETAIL = detail;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_from_objectid(pg_catalog.text) IS
+'the ulid of a MongoDB ObjectId given as its 24 hexadecimal digits: its seconds as milliseconds, its last 8 bytes, two zero bytes';
+
+CREATE FUNCTION ulid_from_objectid(pg_catalog.bytea)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	objectid ALIAS FOR $1;
+	hex pg_catalog.text;
+BEGIN
+	IF pg_catalog.length(objectid) OPERATOR(pg_catalog.<>) 12 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_binary_representation',
+			MESSAGE = 'invalid length for an ObjectId',
+			DETAIL = pg_catalog.format('Expected 12 bytes, got %s.', pg_catalog.length(objectid));
+	END IF;
+	hex := pg_catalog.encode(objectid, 'hex');
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(
+		pg_catalog.lpad(pg_catalog.to_hex(('x00000000' OPERATOR(pg_catalog.||) pg_catalog.left(hex, 8))
+			::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.*) 1000::pg_catalog.int8), 12, '0')
+		OPERATOR(pg_catalog.||) pg_catalog.substr(hex, 9) OPERATOR(pg_catalog.||) '0000', 'hex'));
+END
+$$;
+
+COMMENT ON FUNCTION ulid_from_objectid(pg_catalog.bytea) IS
+'the ulid of a MongoDB ObjectId given as its 12 bytes';
+
+-- The way back, for a ulid of that shape: a whole second no later than
+-- 2106-02-07 06:28:15 UTC (2^32 - 1 seconds), the last two bytes zero.
+CREATE FUNCTION ulid_to_objectid(ulid)
+RETURNS pg_catalog.text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	id ALIAS FOR $1;
+	hex pg_catalog.text := pg_catalog.encode(id::pg_catalog.bytea, 'hex');
+	ms pg_catalog.int8 := ('x0000' OPERATOR(pg_catalog.||) pg_catalog.left(hex, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+	detail pg_catalog.text;
+BEGIN
+	IF ms OPERATOR(pg_catalog.%) 1000::pg_catalog.int8 OPERATOR(pg_catalog.<>) 0::pg_catalog.int8 THEN
+		detail := pg_catalog.format('Its time has a fraction of a second (%s ms): an ObjectId holds whole seconds.',
+									ms OPERATOR(pg_catalog.%) 1000::pg_catalog.int8);
+	ELSIF ms OPERATOR(pg_catalog.>) 4294967295000::pg_catalog.int8 THEN
+		detail := 'Its time is after 2106-02-07 06:28:15 UTC, the last an ObjectId can hold.';
+	ELSIF pg_catalog.right(hex, 4) OPERATOR(pg_catalog.<>) '0000' THEN
+		detail := 'Its last two bytes are not zero.';
+	ELSE
+		RETURN pg_catalog.lpad(pg_catalog.to_hex(ms OPERATOR(pg_catalog./) 1000::pg_catalog.int8), 8, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.substr(hex, 13, 16);
+	END IF;
+	RAISE EXCEPTION USING
+		ERRCODE = 'invalid_parameter_value',
+		MESSAGE = pg_catalog.format('ulid "%s" does not hold an ObjectId', id::pg_catalog.text),
+		DETAIL = detail;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_to_objectid(ulid) IS
+'the 24 hexadecimal digits of the MongoDB ObjectId a ulid was made from by ulid_from_objectid';
+
+--
 -- Descriptions (shown by \df+, \do+, \dT+, \dC+ and \dAc+)
 --
 
@@ -752,8 +936,9 @@ WHERE NOT EXISTS (SELECT FROM pgtle.available_extension_versions() v
 
 -- The update from 1.2 (ALTER EXTENSION ulid UPDATE), where 1.2 is
 -- registered: the functions whose bodies changed, as 1.3 has them, every
--- operator qualified and the generators' states checked; no signature, type
--- or stored value changes.  All but the type's I/O functions, ulid_in(text)
+-- operator qualified and the generators' states checked, then the five new
+-- ones (public ids, ObjectIds); no other signature, no type or stored value
+-- changes.  All but the type's I/O functions, ulid_in(text)
 -- and ulid_out(bytea), which pg_tle refuses to replace ("ALTER or REPLACE of
 -- pg_tle used datatype I/O function ... is not allowed"): an updated
 -- database keeps their 1.2 bodies, and ulid_out's "& 31" with them
@@ -921,6 +1106,161 @@ BEGIN
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
 END
 $$;
+
+-- New in 1.3: public ids and MongoDB ObjectIds.
+CREATE FUNCTION ulid_encrypt(id ulid, key pg_catalog.bytea)
+RETURNS pg_catalog.uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	crypto pg_catalog.name;
+	block pg_catalog.bytea;
+BEGIN
+	IF pg_catalog.length(key) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_parameter_value',
+			MESSAGE = pg_catalog.format('key must be 16 bytes, not %s', pg_catalog.length(key)),
+			DETAIL = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+	END IF;
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_encrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	EXECUTE pg_catalog.format('SELECT %I.encrypt($1, $2, $3)', crypto) INTO block
+		USING id::pg_catalog.bytea, key, 'aes-ecb/pad:none'::pg_catalog.text;
+	RETURN pg_catalog.encode(block, 'hex')::pg_catalog.uuid;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_encrypt(ulid, pg_catalog.bytea) IS
+'the public id of a ulid: its 16 bytes enciphered as one AES-128 block under a 16-byte key, as a uuid that tells nothing of the time';
+
+CREATE FUNCTION ulid_decrypt(public_id pg_catalog.uuid, key pg_catalog.bytea)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	crypto pg_catalog.name;
+	block pg_catalog.bytea;
+BEGIN
+	IF pg_catalog.length(key) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_parameter_value',
+			MESSAGE = pg_catalog.format('key must be 16 bytes, not %s', pg_catalog.length(key)),
+			DETAIL = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+	END IF;
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_decrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	EXECUTE pg_catalog.format('SELECT %I.decrypt($1, $2, $3)', crypto) INTO block
+		USING pg_catalog.uuid_send(public_id), key, 'aes-ecb/pad:none'::pg_catalog.text;
+	RETURN @extschema@.ulid_from_bytea(block);
+END
+$$;
+
+COMMENT ON FUNCTION ulid_decrypt(pg_catalog.uuid, pg_catalog.bytea) IS
+'the ulid of a public id made by ulid_encrypt with the same key';
+
+CREATE FUNCTION ulid_from_objectid(pg_catalog.text)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	objectid ALIAS FOR $1;
+	detail pg_catalog.text;
+BEGIN
+	IF objectid OPERATOR(pg_catalog.~) '^[0-9A-Fa-f]{24}$' THEN
+		RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(
+			pg_catalog.lpad(pg_catalog.to_hex(('x00000000' OPERATOR(pg_catalog.||) pg_catalog.left(objectid, 8))
+				::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.*) 1000::pg_catalog.int8), 12, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.substr(objectid, 9) OPERATOR(pg_catalog.||) '0000', 'hex'));
+	END IF;
+	IF pg_catalog.left(objectid, 9) OPERATOR(pg_catalog.=) 'ObjectId(' THEN
+		detail := 'An ObjectId is read as its 24 hexadecimal digits alone, without ObjectId(...) around them.';
+	ELSIF pg_catalog.length(objectid) OPERATOR(pg_catalog.<>) 24 THEN
+		detail := pg_catalog.format('Expected 24 hexadecimal digits, got %s characters.', pg_catalog.length(objectid));
+	ELSE
+		FOR i IN 1 .. 24 LOOP
+			IF pg_catalog.strpos('0123456789abcdefABCDEF', pg_catalog.substr(objectid, i, 1)) OPERATOR(pg_catalog.=) 0 THEN
+				detail := pg_catalog.format('Character "%s" at position %s is not a hexadecimal digit.',
+											pg_catalog.substr(objectid, i, 1), i);
+				EXIT;
+			END IF;
+		END LOOP;
+	END IF;
+	RAISE EXCEPTION USING
+		ERRCODE = 'invalid_text_representation',
+		MESSAGE = pg_catalog.format('invalid input syntax for an ObjectId: "%s"', objectid),
+		DETAIL = detail;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_from_objectid(pg_catalog.text) IS
+'the ulid of a MongoDB ObjectId given as its 24 hexadecimal digits: its seconds as milliseconds, its last 8 bytes, two zero bytes';
+
+CREATE FUNCTION ulid_from_objectid(pg_catalog.bytea)
+RETURNS ulid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	objectid ALIAS FOR $1;
+	hex pg_catalog.text;
+BEGIN
+	IF pg_catalog.length(objectid) OPERATOR(pg_catalog.<>) 12 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_binary_representation',
+			MESSAGE = 'invalid length for an ObjectId',
+			DETAIL = pg_catalog.format('Expected 12 bytes, got %s.', pg_catalog.length(objectid));
+	END IF;
+	hex := pg_catalog.encode(objectid, 'hex');
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(
+		pg_catalog.lpad(pg_catalog.to_hex(('x00000000' OPERATOR(pg_catalog.||) pg_catalog.left(hex, 8))
+			::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.*) 1000::pg_catalog.int8), 12, '0')
+		OPERATOR(pg_catalog.||) pg_catalog.substr(hex, 9) OPERATOR(pg_catalog.||) '0000', 'hex'));
+END
+$$;
+
+COMMENT ON FUNCTION ulid_from_objectid(pg_catalog.bytea) IS
+'the ulid of a MongoDB ObjectId given as its 12 bytes';
+
+CREATE FUNCTION ulid_to_objectid(ulid)
+RETURNS pg_catalog.text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	id ALIAS FOR $1;
+	hex pg_catalog.text := pg_catalog.encode(id::pg_catalog.bytea, 'hex');
+	ms pg_catalog.int8 := ('x0000' OPERATOR(pg_catalog.||) pg_catalog.left(hex, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+	detail pg_catalog.text;
+BEGIN
+	IF ms OPERATOR(pg_catalog.%) 1000::pg_catalog.int8 OPERATOR(pg_catalog.<>) 0::pg_catalog.int8 THEN
+		detail := pg_catalog.format('Its time has a fraction of a second (%s ms): an ObjectId holds whole seconds.',
+									ms OPERATOR(pg_catalog.%) 1000::pg_catalog.int8);
+	ELSIF ms OPERATOR(pg_catalog.>) 4294967295000::pg_catalog.int8 THEN
+		detail := 'Its time is after 2106-02-07 06:28:15 UTC, the last an ObjectId can hold.';
+	ELSIF pg_catalog.right(hex, 4) OPERATOR(pg_catalog.<>) '0000' THEN
+		detail := 'Its last two bytes are not zero.';
+	ELSE
+		RETURN pg_catalog.lpad(pg_catalog.to_hex(ms OPERATOR(pg_catalog./) 1000::pg_catalog.int8), 8, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.substr(hex, 13, 16);
+	END IF;
+	RAISE EXCEPTION USING
+		ERRCODE = 'invalid_parameter_value',
+		MESSAGE = pg_catalog.format('ulid "%s" does not hold an ObjectId', id::pg_catalog.text),
+		DETAIL = detail;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_to_objectid(ulid) IS
+'the 24 hexadecimal digits of the MongoDB ObjectId a ulid was made from by ulid_from_objectid';
 $_pgtle_$)
 WHERE pg_catalog.to_regprocedure('pgtle."ulid--1.2--1.3.sql"()') IS NULL
 	AND EXISTS (SELECT FROM pgtle.available_extension_versions() v

@@ -6,7 +6,9 @@
 -- OPERATOR(tle.=).  On :N / 10 rows (the edition's PL/pgSQL runs once per
 -- value): generating ids; text output and input of ids of random times over
 -- a year; a btree index build; a join of :N / 100 sampled keys, one index
--- descent each.
+-- descent each; public ids (the edition's ulid_encrypt and ulid_decrypt
+-- are pgcrypto's encrypt() and decrypt(), so pgcrypto's encrypt() called
+-- directly is a peer) and ObjectIds in and out.
 -- cluster: tle
 -- rounds: 3
 -- requires: EXISTS (SELECT FROM pg_available_extensions WHERE name = 'pg_tle')
@@ -20,9 +22,12 @@ SELECT NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'ulid_t
 \endif
 CREATE SCHEMA IF NOT EXISTS tle;
 CREATE EXTENSION IF NOT EXISTS ulid_tle SCHEMA tle;
+CREATE EXTENSION IF NOT EXISTS pgcrypto;
 CREATE TABLE IF NOT EXISTS tt AS
-	SELECT n, u AS native, u::text::tle.ulid AS edition, u::uuid AS g, u::text AS t, u::uuid::text AS gt
-	FROM (SELECT n, gen_ulid(now() - random() * interval '365 days') AS u
+	SELECT n, u AS native, u::text::tle.ulid AS edition, u::uuid AS g, u::text AS t, u::uuid::text AS gt,
+		o, ulid_from_objectid(o) AS o_native, ulid_from_objectid(o)::text::tle.ulid AS o_edition
+	FROM (SELECT n, gen_ulid(now() - random() * interval '365 days') AS u,
+			  lpad(to_hex(extract(epoch FROM now())::bigint - n), 8, '0') || substr(md5(n::text), 1, 16) AS o
 		  FROM generate_series(1, :N / 10) n) s;
 CREATE TABLE IF NOT EXISTS tk_native (id ulid PRIMARY KEY, n int);
 CREATE TABLE IF NOT EXISTS tk_edition (id tle.ulid PRIMARY KEY, n int);
@@ -37,7 +42,10 @@ VACUUM ANALYZE tt, tk_native, tk_edition, tk_uuid, ts;
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off;
 SELECT (SELECT count(*) FROM tt WHERE edition::text = native::text AND edition::uuid = native::uuid) = :N / 10
 	AND (SELECT count(*) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition) = :N / 100
-	AND plan_of('SELECT count(k.n) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition') LIKE '%tk_edition_pkey%';
+	AND plan_of('SELECT count(k.n) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition') LIKE '%tk_edition_pkey%'
+	AND (SELECT count(*) FROM tt WHERE tle.ulid_encrypt(edition, '\x000102030405060708090a0b0c0d0e0f')
+		= ulid_encrypt(native, '\x000102030405060708090a0b0c0d0e0f')) = :N / 10
+	AND (SELECT count(*) FROM tt WHERE o_edition::text = o_native::text AND tle.ulid_to_objectid(o_edition) = o) = :N / 10;
 
 -- @case gen: gen_random_uuid()
 SELECT count(gen_random_uuid()) FROM generate_series(1, :N / 10);
@@ -101,3 +109,30 @@ SELECT count(k.n) FROM ts JOIN tk_native k ON k.id = ts.native;
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_seqscan = off;
 -- @timed
 SELECT count(k.n) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition;
+
+-- @case encrypt: pgcrypto encrypt()
+SELECT count(encrypt(native::bytea, '\x000102030405060708090a0b0c0d0e0f', 'aes-ecb/pad:none')) FROM tt;
+
+-- @case encrypt: native ulid_encrypt()
+SELECT count(ulid_encrypt(native, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
+
+-- @case encrypt: edition ulid_encrypt() vs encrypt: native ulid_encrypt(), encrypt: pgcrypto encrypt()
+SELECT count(tle.ulid_encrypt(edition, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
+
+-- @case decrypt: native ulid_decrypt()
+SELECT count(ulid_decrypt(g, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
+
+-- @case decrypt: edition ulid_decrypt() vs decrypt: native ulid_decrypt(), encrypt: pgcrypto encrypt()
+SELECT count(tle.ulid_decrypt(g, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
+
+-- @case objectid in: native ulid_from_objectid(text)
+SELECT count(ulid_from_objectid(o)) FROM tt;
+
+-- @case objectid in: edition ulid_from_objectid(text) vs objectid in: native ulid_from_objectid(text)
+SELECT count(tle.ulid_from_objectid(o)) FROM tt;
+
+-- @case objectid out: native ulid_to_objectid()
+SELECT count(ulid_to_objectid(o_native)) FROM tt;
+
+-- @case objectid out: edition ulid_to_objectid() vs objectid out: native ulid_to_objectid()
+SELECT count(tle.ulid_to_objectid(o_edition)) FROM tt;
