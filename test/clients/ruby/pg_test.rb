@@ -8,9 +8,10 @@
 # BasicTypeMapForQueries sends), BasicTypeMapForResults' warning for the ulid
 # oid and the registry entry that ends it (text and binary decoders), ordering,
 # a foreign key, a time window, a prepared statement, errors, and public ids
-# with the key sent in binary.  Prints "ok - ruby-pg: WHAT" or
-# "FAILED - ruby-pg: WHAT : WHY" per check.  The ruby-pg blocks of
-# docs/clients/ruby.md appear below line for line (test/check_docs.py checks).
+# with the key sent in binary, and the same computed with Ruby's OpenSSL.
+# Prints "ok - ruby-pg: WHAT" or "FAILED - ruby-pg: WHAT : WHY" per check.
+# The ruby-pg blocks of docs/clients/ruby.md appear below line for line
+# (test/check_docs.py checks).
 require "pg"
 require_relative "check"
 
@@ -27,6 +28,34 @@ def ulid_of_bytes(bytes)
   bits = bytes.unpack1("B*").rjust(130, "0")
   bits.scan(/.{5}/).map { |b| "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[b.to_i(2)] }.join
 end
+
+# docs/clients/ruby.md: ruby-pg, public ids without the database
+require "openssl"
+
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+# ulid_encrypt(id, key): AES-128 of the ULID's 16 bytes as one block, no
+# padding, under a 16-byte key; the public id as a uuid String.
+def public_id(id, key)
+  n = id.upcase.each_char.reduce(0) { |acc, c| acc * 32 + CROCKFORD.index(c) }
+  cipher = OpenSSL::Cipher.new("aes-128-ecb").encrypt
+  cipher.key = key
+  cipher.padding = 0
+  hex = (cipher.update([n.to_s(16).rjust(32, "0")].pack("H*")) + cipher.final).unpack1("H*")
+  [hex[0, 8], hex[8, 4], hex[12, 4], hex[16, 4], hex[20, 12]].join("-")
+end
+
+# ulid_decrypt(public_id, key): the ULID's 26 characters.
+def ulid_of_public_id(public_id, key)
+  hex = public_id.delete("-")
+  raise ArgumentError, "invalid public id: #{public_id.inspect}" unless hex.match?(/\A\h{32}\z/)
+  decipher = OpenSSL::Cipher.new("aes-128-ecb").decrypt
+  decipher.key = key
+  decipher.padding = 0
+  n = (decipher.update([hex].pack("H*")) + decipher.final).unpack1("H*").to_i(16)
+  Array.new(26) { |i| CROCKFORD[(n >> (125 - 5 * i)) & 31] }.join
+end
+# end
 
 Check.run do
   conn = PG.connect
@@ -222,6 +251,19 @@ Check.run do
   expect_equal("a key sent as text with bytes past 0x7F: not UTF-8, the server refuses it (22021)",
                Check.sqlstate { conn.exec_params("SELECT ulid_encrypt(id, $1) FROM orders", ["\xff".b * 16]) },
                "22021")
+
+  # The same public ids without the database, with Ruby's OpenSSL.
+  made = conn.exec("SELECT gen_ulid()::text FROM generate_series(1, 200)").column_values(0) +
+         %w[01ARYZ6S41TSV4RRFFQ69G5FAV 00000000000000000000000000 7ZZZZZZZZZZZZZZZZZZZZZZZZZ]
+  server = conn.exec_params("SELECT ulid_encrypt(i::ulid, $2)::text FROM unnest($1::text[]) AS i",
+                            [PG::TextEncoder::Array.new.encode(made), { value: key, format: 1 }]).column_values(0)
+  expect_equal("OpenSSL: public_id(id, key) equals the server's ulid_encrypt for 203 ids", made.map { |i| public_id(i, key) }, server)
+  expect_equal("OpenSSL: ulid_of_public_id(public id, key) gives the ids back", server.map { |u| ulid_of_public_id(u, key) }, made)
+  padded = OpenSSL::Cipher.new("aes-128-ecb").encrypt.tap { |c| c.key = key }
+  expect_equal("OpenSSL with its default padding left on: 32 bytes come out, no uuid",
+               (padded.update(Random.bytes(16)) + padded.final).bytesize, 32)
+  expect_equal("ulid_of_public_id refuses what is not 32 hex digits",
+               (ulid_of_public_id("not-a-uuid", key) rescue $!.class), ArgumentError)
 
   conn.exec("DROP SCHEMA ruby_pg CASCADE")
   conn.close
