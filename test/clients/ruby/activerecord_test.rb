@@ -14,6 +14,7 @@
 # structure.sql.  Prints "ok - activerecord: WHAT" or
 # "FAILED - activerecord: WHAT : WHY" per check.  The ActiveRecord blocks of
 # docs/clients/ruby.md appear below line for line (test/check_docs.py checks).
+require "fileutils"
 require "open3"
 require "rbconfig"
 require "stringio"
@@ -106,6 +107,8 @@ Check.run do
   connect.execute("SET client_min_messages = warning")
   [SCHEMA_RB_DATABASE, STRUCTURE_SQL_DATABASE].each { |db| connect.execute("DROP DATABASE IF EXISTS #{db}") }
   oid = connect.select_value("SELECT 'ulid'::regtype::oid")
+  # t/007_clients.pl's scratch directory, or one of our own
+  dir = ENV["ULID_CLIENT_BUILD"] || Dir.mktmpdir.tap { |d| at_exit { FileUtils.rm_rf(d) } }
 
   # --- without the registration ---------------------------------------------
   EnableUlid.migrate(:up)
@@ -135,6 +138,27 @@ Check.run do
   check("ActiveRecord::Type.register(:ulid, ...) alone: the adapter still warns", warned.include?("unknown OID #{oid}"), warned)
   check("ActiveRecord::Type.register(:ulid, ...) alone: schema.rb still skips the tables",
         dump_schema.include?('# Could not dump table "orders"'))
+
+  # What works without it: lookups by either form, the association, the key.
+  Order.create!(id: "01ARYZ6S41TSV4RRFFQ69G5FAV", item: "coffee")
+  expect_equal("without the registration: find by the uuid form, where(id: [...]) by both forms",
+               [Order.find("01563df3-6481-d676-4c61-efb99302bd5b").item,
+                Order.where(id: [order.id, "01563df3-6481-d676-4c61-efb99302bd5b"]).order(:id).pluck(:item)],
+               ["coffee", %w[coffee tea]])
+  expect_equal("without the registration: belongs_to and the foreign key's column",
+               order.line_items.create!(quantity: 1).order.id, order.id)
+
+  # structure.sql (pg_dump) needs no registration.
+  sql_path = File.join(dir, "structure.sql")
+  ActiveRecord::Tasks::DatabaseTasks.structure_dump(ActiveRecord::Base.connection_db_config, sql_path)
+  check("structure.sql has the default, as pg_dump writes it: DEFAULT public.gen_ulid()",
+        File.read(sql_path).include?("id public.ulid DEFAULT public.gen_ulid() NOT NULL"), File.read(sql_path))
+  fresh_database(STRUCTURE_SQL_DATABASE)
+  connect(STRUCTURE_SQL_DATABASE)
+  ActiveRecord::Tasks::DatabaseTasks.structure_load_flags = ["--output=/dev/null"]  # psql's result lines
+  ActiveRecord::Tasks::DatabaseTasks.structure_load(ActiveRecord::Base.connection_db_config, sql_path)
+  expect_equal("structure.sql loads into a fresh database: the same tables",
+               catalog(STRUCTURE_SQL_DATABASE), catalog(DATABASE))
 
   # --- with the registration ------------------------------------------------
   require_relative "ulid_activerecord"
@@ -236,61 +260,45 @@ Check.run do
         logged.string.include?("<16 bytes of binary data>") && !logged.string.include?(secret.unpack1("H*")), logged.string)
 
   # --- schema.rb ----------------------------------------------------------------
-  scratch = ENV["ULID_CLIENT_BUILD"]  # t/007_clients.pl's scratch directory
-  (scratch ? ->(&b) { b.call(scratch) } : Dir.method(:mktmpdir)).call do |dir|
-    path = File.join(dir, "schema.rb")
-    # docs/clients/ruby.md: ActiveRecord, schema.rb
-    File.open(path, "w") { |file| ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, file) }
+  path = File.join(dir, "schema.rb")
+  # docs/clients/ruby.md: ActiveRecord, schema.rb
+  File.open(path, "w") { |file| ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, file) }
+  # end
+  schema = File.read(path)
+  [
+    'enable_extension "ulid"',
+    'create_table "orders", id: :ulid, default: -> { "gen_ulid()" }, force: :cascade do |t|',
+    'create_table "line_items", id: :ulid, default: -> { "gen_ulid()" }, force: :cascade do |t|',
+    't.ulid "order_id", null: false',
+    'add_foreign_key "line_items", "orders"',
+  ].each { |line| check("schema.rb has: #{line}", schema.include?(line), schema) }
+  check("schema.rb skips no table", !schema.include?("Could not dump"), schema)
+
+  # A process without the registration cannot load it.
+  fresh_database(SCHEMA_RB_DATABASE)
+  out, status = Open3.capture2e({ "PGDATABASE" => SCHEMA_RB_DATABASE }, RbConfig.ruby, "-e", <<~RUBY)
+    require "active_record"
+    ActiveRecord::Migration.verbose = false
+    ActiveRecord::Base.establish_connection(adapter: "postgresql")
+    load #{path.inspect}
+  RUBY
+  check("schema.rb loaded without the registration: NoMethodError, undefined method `ulid'",
+        !status.success? && out.include?("undefined method `ulid'"), out)
+
+  fresh_database(SCHEMA_RB_DATABASE)
+  connect(SCHEMA_RB_DATABASE)
+  warned, = Check.warnings do
+    # docs/clients/ruby.md: ActiveRecord, loading schema.rb
+    load path  # in a process that loaded the registration: what db:schema:load does
     # end
-    schema = File.read(path)
-    [
-      'enable_extension "ulid"',
-      'create_table "orders", id: :ulid, default: -> { "gen_ulid()" }, force: :cascade do |t|',
-      'create_table "line_items", id: :ulid, default: -> { "gen_ulid()" }, force: :cascade do |t|',
-      't.ulid "order_id", null: false',
-      'add_foreign_key "line_items", "orders"',
-    ].each { |line| check("schema.rb has: #{line}", schema.include?(line), schema) }
-    check("schema.rb skips no table", !schema.include?("Could not dump"), schema)
-
-    # A process without the registration cannot load it.
-    fresh_database(SCHEMA_RB_DATABASE)
-    out, status = Open3.capture2e({ "PGDATABASE" => SCHEMA_RB_DATABASE }, RbConfig.ruby, "-e", <<~RUBY)
-      require "active_record"
-      ActiveRecord::Migration.verbose = false
-      ActiveRecord::Base.establish_connection(adapter: "postgresql")
-      load #{path.inspect}
-    RUBY
-    check("schema.rb loaded without the registration: NoMethodError, undefined method `ulid'",
-          !status.success? && out.include?("undefined method `ulid'"), out)
-
-    fresh_database(SCHEMA_RB_DATABASE)
-    connect(SCHEMA_RB_DATABASE)
-    warned, = Check.warnings do
-      # docs/clients/ruby.md: ActiveRecord, loading schema.rb
-      load path  # in a process that loaded the registration: what db:schema:load does
-      # end
-    end
-    expect_equal("schema.rb loads into a fresh database, with no warning", warned, "")
-    expect_equal("the loaded database's tables equal the migrated ones (types, defaults, keys, indexes)",
-                 catalog(SCHEMA_RB_DATABASE), catalog(DATABASE))
-    connect(SCHEMA_RB_DATABASE)
-    warned, made = Check.warnings { Order.create!(item: "loaded").line_items.create!(quantity: 1).order }
-    check("in the loaded database: gen_ulid() fills the id, belongs_to works, no warning",
-          ULID_TEXT.match?(made.id) && made.item == "loaded" && warned.empty?, "#{made.inspect} #{warned}")
-
-    # structure.sql (pg_dump) needs no registration.
-    connect
-    sql_path = File.join(dir, "structure.sql")
-    ActiveRecord::Tasks::DatabaseTasks.structure_dump(ActiveRecord::Base.connection_db_config, sql_path)
-    check("structure.sql has the default, as pg_dump writes it: DEFAULT public.gen_ulid()",
-          File.read(sql_path).include?("id public.ulid DEFAULT public.gen_ulid() NOT NULL"), File.read(sql_path))
-    fresh_database(STRUCTURE_SQL_DATABASE)
-    connect(STRUCTURE_SQL_DATABASE)
-    ActiveRecord::Tasks::DatabaseTasks.structure_load_flags = ["--output=/dev/null"]  # psql's result lines
-    ActiveRecord::Tasks::DatabaseTasks.structure_load(ActiveRecord::Base.connection_db_config, sql_path)
-    expect_equal("structure.sql loads into a fresh database: the same tables",
-                 catalog(STRUCTURE_SQL_DATABASE), catalog(DATABASE))
   end
+  expect_equal("schema.rb loads into a fresh database, with no warning", warned, "")
+  expect_equal("the loaded database's tables equal the migrated ones (types, defaults, keys, indexes)",
+               catalog(SCHEMA_RB_DATABASE), catalog(DATABASE))
+  connect(SCHEMA_RB_DATABASE)
+  warned, made = Check.warnings { Order.create!(item: "loaded").line_items.create!(quantity: 1).order }
+  check("in the loaded database: gen_ulid() fills the id, belongs_to works, no warning",
+        ULID_TEXT.match?(made.id) && made.item == "loaded" && warned.empty?, "#{made.inspect} #{warned}")
 
   ActiveRecord::Base.remove_connection
   conn = PG.connect

@@ -229,12 +229,12 @@ Check.run do
   # --- public ids ------------------------------------------------------------
   # docs/clients/ruby.md: ruby-pg, public ids
   key = Random.bytes(16)  # the application's secret
-  public_id = conn.exec_params("SELECT ulid_encrypt(id, $2) FROM orders WHERE id = $1",
-                              [id, { value: key, format: 1 }]).getvalue(0, 0)  # a uuid String
+  shown = conn.exec_params("SELECT ulid_encrypt(id, $2) FROM orders WHERE id = $1",
+                          [id, { value: key, format: 1 }]).getvalue(0, 0)  # a uuid String, for URLs
   back = conn.exec_params("SELECT id, item FROM orders WHERE id = ulid_decrypt($1, $2)",
-                          [public_id, { value: key, format: 1 }]).values  # [[id, "tea"]]
+                          [shown, { value: key, format: 1 }]).values  # [[id, "tea"]]
   # end
-  check("ulid_encrypt(id, $2) with the key in binary: a uuid String", UUID_TEXT.match?(public_id), public_id)
+  check("ulid_encrypt(id, $2) with the key in binary: a uuid String", UUID_TEXT.match?(shown), shown)
   expect_equal("ulid_decrypt($1, $2) finds the row again", back, [[id, "tea"]])
   expect_equal("ulid_decrypt(ulid_encrypt(id)) round-trips over every row",
                conn.exec_params("SELECT count(*) FROM orders WHERE ulid_decrypt(ulid_encrypt(id, $1), $1) <> id",
