@@ -6,14 +6,15 @@
 # databases beside it for the schema loaded back (dropped at the end).  First
 # without the registration of ulid_activerecord.rb: the migration runs, the
 # adapter warns "unknown OID", the schema dumper skips the tables, and
-# ActiveRecord::Type.register alone changes neither.  Then with it: no
+# ActiveRecord::Type.register alone changes neither; lookups, the
+# association and structure.sql work as they are.  Then with it: no
 # warning, models keyed by ulid with belongs_to and a foreign key, find and
 # where by ulid and by uuid, singly and in a list, order(:id), a time window,
 # public ids with the key bound in binary, schema.rb dumped and loaded into a
-# fresh database (and refused there without the registration), and
-# structure.sql.  Prints "ok - activerecord: WHAT" or
-# "FAILED - activerecord: WHAT : WHY" per check.  The ActiveRecord blocks of
-# docs/clients/ruby.md appear below line for line (test/check_docs.py checks).
+# fresh database (and refused there without the registration).  Prints
+# "ok - activerecord: WHAT" or "FAILED - activerecord: WHAT : WHY" per check.
+# The ActiveRecord blocks of docs/clients/ruby.md appear below line for line
+# (test/check_docs.py checks).
 require "fileutils"
 require "open3"
 require "rbconfig"
@@ -226,6 +227,8 @@ Check.run do
   # end
   expect_equal("where(\"id > now() - interval '1 hour'\"): the 51 rows made now, not the 2016 one", recent, 51)
   expect_equal("where(\"id > ?::timestamptz\", 1.hour.ago)", since, 51)
+  expect_equal("the adapter sets the session's TimeZone to UTC, the zone it writes a Time in",
+               ActiveRecord::Base.connection.select_value("SHOW TimeZone"), "UTC")
   begin
     Order.where("id > ?", 1.hour.ago).count
     check("where(\"id > ?\", a Time) without ::timestamptz: the quoted time is read as a ulid (22P02)", false, "accepted")
