@@ -35,7 +35,7 @@ Markdown source:
                         it, in a new session, so SET does not carry over.
   ```python, ```java,   must appear, line for line (indentation and blank
   ```go, ```rust,       lines aside), in one file of that language under
-  ```js                 test/clients/, which the client tests run
+  ```js, ```php         test/clients/, which the client tests run
                         (t/007_clients.pl); for js, test/pglite/ too
                         (bin/test pglite).
 
@@ -67,6 +67,7 @@ CLIENT_TESTS = {
     "go": (".go",),
     "rust": (".rs",),
     "js": (".js", ".mjs", ".cjs"),
+    "php": (".php",),
 }
 # Fences shown but not run: shell, configuration, and code no test runs
 # (TypeScript types, Prisma schemas; the page says so).  A bare ``` too.
