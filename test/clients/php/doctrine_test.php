@@ -82,6 +82,10 @@ final class BareUlidType extends Type
 
 $plain = connect();
 $plain->executeStatement('CREATE TABLE probe (id ulid PRIMARY KEY DEFAULT gen_ulid())');
+// Queries need no type: the values are strings.
+$plain->insert('probe', ['id' => '01563df3-6481-d676-4c61-efb99302bd5b']);
+expect_equal('without the type: queries with string parameters work',
+    $plain->fetchOne('SELECT id FROM probe WHERE id = ?', ['01ARYZ6S41TSV4RRFFQ69G5FAV']), '01ARYZ6S41TSV4RRFFQ69G5FAV');
 echo '# Doctrine DBAL ' . (class_exists(Doctrine\DBAL\ArrayParameterType::class) ? '3.6' : '?')
     . ' from ' . dirname((new ReflectionClass(Connection::class))->getFileName()) . "\n";
 
@@ -238,7 +242,7 @@ $row = $conn->createQueryBuilder()
 $porto = $conn->createQueryBuilder()
     ->select('id', 'id::uuid AS uuid')
     ->from('shipments')
-    ->where('id = CAST(:uuid AS uuid)')
+    ->where('id = :uuid::uuid')
     ->setParameter('uuid', '01563df3-6481-d676-4c61-efb99302bd5b')
     ->executeQuery()
     ->fetchAssociative(); // ['id' => '01ARYZ6S41TSV4RRFFQ69G5FAV', 'uuid' => '01563df3-...']
