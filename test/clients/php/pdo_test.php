@@ -189,12 +189,13 @@ $st->execute();
 [$emulated, $query] = $st->fetch(PDO::FETCH_NUM);
 check('emulated: a PARAM_LOB key works, and the key is in the SQL text',
     $emulated === $want && str_contains($query, "'\\x$keyHex'"), show([$emulated, $query]));
-$st = $pdo->prepare('SELECT ulid_encrypt(?, ?)');
+$st = $pdo->prepare("INSERT INTO orders (item) SELECT 'emulated' WHERE ulid_encrypt(?, ?) IS NOT NULL");
 $st->bindValue(1, $id);
 $st->bindValue(2, $key);
 [$result, $warnings] = with_warnings(fn () => $st->execute());
 expect_equal('emulated: a PARAM_STR key that is not UTF-8: execute() returns false, no exception, error code 00000',
     [$result, $warnings, $st->errorCode()], [false, [], '00000']);
 $pdo->setAttribute(PDO::ATTR_EMULATE_PREPARES, false);
+expect_equal('... and the statement was never sent', $pdo->query("SELECT count(*) FROM orders WHERE item = 'emulated'")->fetchColumn(), 0);
 
 done();
