@@ -2,9 +2,10 @@
 # (python: psycopg 3, psycopg2, SQLAlchemy, Django, and cryptography, which
 # computes ulid_encrypt's public ids without the database; java: pgjdbc; go:
 # pgx; rust: tokio-postgres; node: node-postgres, drizzle-orm; ruby: ruby-pg,
-# ActiveRecord).  Each run script builds what it needs into a scratch
-# directory and runs its programs against this cluster, in a fresh database of
-# its own where CREATE EXTENSION ulid has run; it prints one line per check:
+# ActiveRecord; php: PDO's pgsql driver, Doctrine DBAL).  Each run script
+# builds what it needs into a scratch directory and runs its programs against
+# this cluster, in a fresh database of its own where CREATE EXTENSION ulid has
+# run; it prints one line per check:
 #
 #   ok - CLIENT: WHAT            a check passed
 #   FAILED - CLIENT: WHAT: WHY   a check failed
@@ -35,6 +36,7 @@ my %clients = (
 	go => ['pgx'],
 	java => ['pgjdbc'],
 	node => [ 'node-postgres', 'drizzle' ],
+	php => [ 'pdo', 'doctrine-dbal' ],
 	python => [ 'psycopg', 'psycopg2', 'sqlalchemy', 'django', 'cryptography' ],
 	ruby => [ 'ruby-pg', 'activerecord' ],
 	rust => ['tokio-postgres']);

@@ -35,8 +35,8 @@ Markdown source:
                         it, in a new session, so SET does not carry over.
   ```python, ```java,   must appear, line for line (indentation and blank
   ```go, ```rust,       lines aside), in one file of that language under
-  ```js, ```ruby        test/clients/, which the client tests run
-                        (t/007_clients.pl); for js, test/pglite/ too
+  ```js, ```ruby,       test/clients/, which the client tests run
+  ```php                (t/007_clients.pl); for js, test/pglite/ too
                         (bin/test pglite).
 
 Other fences are not run, and must be one of the kinds below (UNRUN): any
@@ -68,6 +68,7 @@ CLIENT_TESTS = {
     "rust": (".rs",),
     "js": (".js", ".mjs", ".cjs"),
     "ruby": (".rb",),
+    "php": (".php",),
 }
 # Fences shown but not run: shell, configuration, and code no test runs
 # (TypeScript types, Prisma schemas; the page says so).  A bare ``` too.
