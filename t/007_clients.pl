@@ -1,7 +1,8 @@
 # Real client libraries against the ulid type: every test/clients/LANG/run
-# (python: psycopg 3, psycopg2, SQLAlchemy, Django, and cryptography, which
-# computes ulid_encrypt's public ids without the database; java: pgjdbc; go:
-# pgx; rust: tokio-postgres; node: node-postgres, drizzle-orm).  Each run script
+# (python: psycopg 3, psycopg2, SQLAlchemy, Django, asyncpg, SQLAlchemy's
+# asyncio engine on asyncpg, and cryptography, which computes ulid_encrypt's
+# public ids without the database; java: pgjdbc; go: pgx; rust:
+# tokio-postgres; node: node-postgres, drizzle-orm).  Each run script
 # builds what it needs into a scratch directory and runs its programs against
 # this cluster, in a fresh database of its own where CREATE EXTENSION ulid has
 # run; it prints one line per check:
@@ -35,7 +36,10 @@ my %clients = (
 	go => ['pgx'],
 	java => ['pgjdbc'],
 	node => [ 'node-postgres', 'drizzle' ],
-	python => [ 'psycopg', 'psycopg2', 'sqlalchemy', 'django', 'cryptography' ],
+	python => [
+		'psycopg', 'psycopg2', 'sqlalchemy', 'django',
+		'cryptography', 'asyncpg', 'sqlalchemy-asyncio'
+	],
 	rust => ['tokio-postgres']);
 # ULID_CLIENT_LANGUAGES names the languages to run, or says "all" (bin/test
 # does).  Unset, as in a packager's make installcheck or pgxn check: Python
