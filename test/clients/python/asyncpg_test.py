@@ -43,6 +43,8 @@ def ulid_bytes(value):
         return value.bytes
     if isinstance(value, (bytes, bytearray)):
         return bytes(value)  # the server refuses any length but 16
+    if not isinstance(value, str):
+        raise TypeError(f"expected str, uuid.UUID or bytes, got {type(value).__name__}")
     if len(value) == 36:
         return uuid.UUID(value).bytes  # the uuid form; ValueError if it is not one
     digits = value.upper().translate(TO_INT32)
@@ -261,6 +263,9 @@ async def binary(rng, new_id, order_uuid):
         await expect_error(f"binary: bad text {bad!r} refused by the encoder: DataError, before anything is sent",
                            lambda: conn.fetchval("SELECT $1::ulid", bad), asyncpg.DataError,
                            f"(invalid ULID: {bad!r})")
+    await expect_error("binary: a datetime for a ulid: DataError, expected str, uuid.UUID or bytes",
+                       lambda: conn.fetchval("SELECT $1::ulid", datetime.datetime.now()), asyncpg.DataError,
+                       "(expected str, uuid.UUID or bytes, got datetime)")
     await expect_error("binary: a bad uuid form: DataError from uuid.UUID",
                        lambda: conn.fetchval("SELECT $1::ulid", str(order_uuid).replace("-", "+")), asyncpg.DataError,
                        "(badly formed hexadecimal UUID string)")
