@@ -27,10 +27,10 @@ import warnings
 import asyncpg
 import sqlalchemy
 from sqlalchemy import exc
-from sqlalchemy.types import DateTime, NullType
+from sqlalchemy.types import NullType
 
 # docs/clients/python.md snippet: SQLAlchemy asyncio, the imports of the section.
-from sqlalchemy import Column, ForeignKey, MetaData, Table, Text, event, func, select, text
+from sqlalchemy import Column, DateTime, ForeignKey, MetaData, Table, Text, event, func, literal, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.orm import declarative_base
 # end of snippet
@@ -166,7 +166,7 @@ async def day_one(engine, rng):
         await session.rollback()
         # docs/clients/python.md snippet: SQLAlchemy asyncio, a window from a datetime.
         since = (await session.execute(
-            select(Order.id).where(Order.id > sqlalchemy.literal(cutoff, DateTime(timezone=True))))).scalars().all()
+            select(Order.id).where(Order.id > literal(cutoff, DateTime(timezone=True))))).scalars().all()
         # end of snippet
         expect_equal("ORM: Order.id > literal(datetime, DateTime(timezone=True)): the same rows",
                      sorted(since), window)
