@@ -273,6 +273,8 @@ async def binary(rng, new_id, order_uuid):
                              lambda: conn.fetchval("SELECT $1::ulid", order_uuid.bytes[:15]),
                              asyncpg.InvalidBinaryRepresentationError, 'invalid length in external "ulid" value')
     expect_equal("... with the detail", getattr(err, "detail", None), "Expected 16 bytes, got 15.")
+    await expect_error("binary: register_ulid with a schema that has no ulid: ValueError",
+                       lambda: register_ulid(conn, schema="pg_catalog"), ValueError, "unknown type: pg_catalog.ulid")
     expect_equal("binary: NULL both ways, and in an array",
                  tuple(await conn.fetchrow("SELECT NULL::ulid, $1::ulid, $2::ulid[]", None, [None, order_uuid])),
                  (None, None, [None, new_id]))
@@ -337,6 +339,9 @@ async def text_codec(new_id, order_uuid):
     ascii_id = b32(b"0123456789abcdef")
     expect_equal("text codec: a ulid in ROW() is still its 16 raw bytes read as UTF-8",
                  await conn.fetchval("SELECT ROW($1::ulid)", ascii_id), ("0123456789abcdef",))
+    await expect_error("text codec: a table's row type still UnsupportedClientFeatureError",
+                       lambda: conn.fetch("SELECT o FROM orders o"),
+                       asyncpg.UnsupportedClientFeatureError, "text encoding of composite types is not supported")
     await expect_error("text codec: ulidrange still UnsupportedClientFeatureError",
                        lambda: conn.fetchval("SELECT ulidrange($1, NULL)", new_id),
                        asyncpg.UnsupportedClientFeatureError, "text encoding of range types is not supported")

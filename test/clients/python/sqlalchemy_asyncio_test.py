@@ -239,6 +239,9 @@ async def without_codec(new_id, order_uuid):
     async with AsyncSession(engine) as session:
         expect_equal("no codec: ORM where(Order.id == uuid.UUID) works (the ULID type sends its text)",
                      (await session.execute(select(Order.item).where(Order.id == order_uuid))).scalar_one(), "tea")
+        expect_equal("no codec: ORM Order.id.in_([str, uuid.UUID]) works too",
+                     (await session.execute(select(Order.item).where(Order.id.in_([new_id, order_uuid])))).scalars().all(),
+                     ["tea"])
     async with engine.connect() as conn:
         await expect_error("no codec: text() with a uuid.UUID parameter: DBAPIError, expected str, got UUID",
                            lambda: conn.execute(text("SELECT item FROM orders WHERE id = :id"), {"id": order_uuid}),
