@@ -1,7 +1,8 @@
 # Real client libraries against the ulid type: every test/clients/LANG/run
-# (python: psycopg 3, psycopg2, SQLAlchemy, Django, and cryptography, which
-# computes ulid_encrypt's public ids without the database; java: pgjdbc; go:
-# pgx; rust: tokio-postgres; node: node-postgres, drizzle-orm; ruby: ruby-pg,
+# (python: psycopg 3, psycopg2, SQLAlchemy, Django, asyncpg, SQLAlchemy's
+# asyncio engine on asyncpg, and cryptography, which computes ulid_encrypt's
+# public ids without the database; java: pgjdbc; go: pgx; rust:
+# tokio-postgres; node: node-postgres, drizzle-orm; ruby: ruby-pg,
 # ActiveRecord; php: PDO's pgsql driver, Doctrine DBAL).  Each run script
 # builds what it needs into a scratch directory and runs its programs against
 # this cluster, in a fresh database of its own where CREATE EXTENSION ulid has
@@ -37,7 +38,10 @@ my %clients = (
 	java => ['pgjdbc'],
 	node => [ 'node-postgres', 'drizzle' ],
 	php => [ 'pdo', 'doctrine-dbal' ],
-	python => [ 'psycopg', 'psycopg2', 'sqlalchemy', 'django', 'cryptography' ],
+	python => [
+		'psycopg', 'psycopg2', 'sqlalchemy', 'django',
+		'cryptography', 'asyncpg', 'sqlalchemy-asyncio'
+	],
 	ruby => [ 'ruby-pg', 'activerecord' ],
 	rust => ['tokio-postgres']);
 # ULID_CLIENT_LANGUAGES names the languages to run, or says "all" (bin/test
