@@ -1,10 +1,11 @@
 # Real client libraries against the ulid type: every test/clients/LANG/run
 # (python: psycopg 3, psycopg2, SQLAlchemy, Django, and cryptography, which
 # computes ulid_encrypt's public ids without the database; java: pgjdbc; go:
-# pgx; rust: tokio-postgres; node: node-postgres, drizzle-orm).  Each run script
-# builds what it needs into a scratch directory and runs its programs against
-# this cluster, in a fresh database of its own where CREATE EXTENSION ulid has
-# run; it prints one line per check:
+# pgx; rust: tokio-postgres; node: node-postgres, drizzle-orm, postgres.js,
+# Kysely).  Each run script builds what it needs into a scratch
+# directory and runs its programs against this cluster, in a fresh database
+# of its own where CREATE EXTENSION ulid has run; it prints one line per
+# check:
 #
 #   ok - CLIENT: WHAT            a check passed
 #   FAILED - CLIENT: WHAT: WHY   a check failed
@@ -34,7 +35,7 @@ use Test::More;
 my %clients = (
 	go => ['pgx'],
 	java => ['pgjdbc'],
-	node => [ 'node-postgres', 'drizzle' ],
+	node => [ 'node-postgres', 'drizzle', 'postgres-js', 'kysely' ],
 	python => [ 'psycopg', 'psycopg2', 'sqlalchemy', 'django', 'cryptography' ],
 	rust => ['tokio-postgres']);
 # ULID_CLIENT_LANGUAGES names the languages to run, or says "all" (bin/test
