@@ -2,7 +2,7 @@
 # (python: psycopg 3, psycopg2, SQLAlchemy, Django, and cryptography, which
 # computes ulid_encrypt's public ids without the database; java: pgjdbc; go:
 # pgx; rust: tokio-postgres; node: node-postgres, drizzle-orm, postgres.js,
-# Kysely).  Each run script builds what it needs into a scratch
+# Kysely, Sequelize).  Each run script builds what it needs into a scratch
 # directory and runs its programs against this cluster, in a fresh database
 # of its own where CREATE EXTENSION ulid has run; it prints one line per
 # check:
@@ -35,7 +35,7 @@ use Test::More;
 my %clients = (
 	go => ['pgx'],
 	java => ['pgjdbc'],
-	node => [ 'node-postgres', 'drizzle', 'postgres-js', 'kysely' ],
+	node => [ 'node-postgres', 'drizzle', 'postgres-js', 'kysely', 'sequelize' ],
 	python => [ 'psycopg', 'psycopg2', 'sqlalchemy', 'django', 'cryptography' ],
 	rust => ['tokio-postgres']);
 # ULID_CLIENT_LANGUAGES names the languages to run, or says "all" (bin/test
