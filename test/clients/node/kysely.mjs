@@ -182,6 +182,18 @@ async function queries(db) {
   const [{ ids: list }] = (await sql`SELECT array_agg(id ORDER BY id)::text[] AS ids FROM kysely_orders WHERE id = ${id}`.execute(db)).rows;
   expectEqual('array_agg(id)::text[]: an array of strings', list, [id]);
 
+  // The fix node-postgres offers, given to the pool Kysely uses.
+  const [{ arrayOid }] = (await sql`SELECT 'ulid[]'::regtype::oid AS "arrayOid"`.execute(db)).rows;
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(arrayOid, pg.types.getTypeParser(1009)); // parse as text[]
+  const parsing = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ types }) }) });
+  try {
+    const [{ ids: parsed }] = (await sql`SELECT array_agg(id ORDER BY id) AS ids FROM kysely_orders WHERE id = ${id}`.execute(parsing)).rows;
+    expectEqual('ulid[] result through a pool with pg.TypeOverrides for the ulid[] oid: an array of strings', parsed, [id]);
+  } finally {
+    await parsing.destroy();
+  }
+
   expectEqual('invalid text: 22P02 from the server, the driver\'s error as it is',
     await failure(db.selectFrom('kysely_orders').select('item').where('id', '=', '01ARYZ6S41TSV4RRFFQ69G5FAU').execute()),
     '22P02: invalid input syntax for type ulid: "01ARYZ6S41TSV4RRFFQ69G5FAU"');

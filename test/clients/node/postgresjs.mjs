@@ -257,6 +257,8 @@ async function version3(id) {
     const b = await sql`SELECT item FROM postgresjs_orders WHERE id = ANY(${sql.array(ids)}::ulid[])`; // works
     const c = await sql`SELECT id FROM postgresjs_orders WHERE id > ${since}`; // a Date is sent typed timestamptz
     // End of docs/clients/node.md snippet.
+    const [{ agg }] = await sql`SELECT array_agg(id) AS agg FROM postgresjs_orders WHERE id = ${id}`;
+    expectEqual('3.x: ulid[] result: an array of strings (fetch_types)', agg, [id]);
     expectEqual('3.x: ANY(${ids}) and ANY(${sql.array(ids)}::ulid[])', [plain(a), plain(b)], [[{ item: 'tea' }], [{ item: 'tea' }]]);
     check('3.x: a time window with a Date and no cast works (the Date is typed timestamptz)', c.some((r) => r.id === id),
       util.inspect(c.length));
@@ -290,9 +292,9 @@ async function version3(id) {
 }
 
 async function main() {
-  // docs/clients/node.md snippet: postgres.js connection.
-  const sql = postgres({ onnotice: () => {} }); // PGHOST, PGPORT, PGUSER, PGDATABASE from the environment
-  // End of docs/clients/node.md snippet.
+  // The libpq environment (PGHOST, ...) as postgres.js reads it; no NOTICE
+  // lines (DROP TABLE IF EXISTS) among the checks.
+  const sql = postgres({ onnotice: () => {} });
   try {
     await schema(sql);
     const id = await basics(sql);

@@ -55,8 +55,7 @@ function aes(id, key) {
 const sent = [];
 
 function connect(options = {}) {
-  // docs/clients/node.md snippet: Sequelize connection.
-  const sequelize = new Sequelize({
+  return new Sequelize({
     dialect: 'postgres', // needs the packages pg and pg-hstore
     host: process.env.PGHOST,
     port: process.env.PGPORT,
@@ -65,8 +64,6 @@ function connect(options = {}) {
     logging: (statement) => sent.push(statement),
     ...options,
   });
-  // End of docs/clients/node.md snippet.
-  return sequelize;
 }
 
 // The recipe's column type, made and registered when called: the test
@@ -179,9 +176,10 @@ async function models(sequelize, ULID) {
   return { Order, Line };
 }
 
-// docs/clients/node.md snippet: Sequelize migration.
-function migration(ULID) {
-  return {
+// A migration as sequelize-cli runs one, with the ULID type given.
+function makeMigration(ULID) {
+  // docs/clients/node.md snippet: Sequelize migration.
+  const migration = {
     async up(queryInterface) {
       await queryInterface.createTable('sequelize_orders', {
         id: { type: ULID, primaryKey: true, defaultValue: Sequelize.literal('gen_ulid()') },
@@ -198,8 +196,9 @@ function migration(ULID) {
       await queryInterface.dropTable('sequelize_orders');
     },
   };
+  // End of docs/clients/node.md snippet.
+  return migration;
 }
-// End of docs/clients/node.md snippet.
 
 async function schema(sequelize, ULID) {
   const { Order, Line } = await models(sequelize, ULID);
@@ -225,9 +224,9 @@ async function schema(sequelize, ULID) {
 
   // Down, then the same tables from a migration (what sequelize-cli runs).
   const queryInterface = sequelize.getQueryInterface();
-  await migration(ULID).down(queryInterface);
+  await makeMigration(ULID).down(queryInterface);
   const gone = await sequelize.query("SELECT to_regclass('sequelize_orders') AS t", { type: QueryTypes.SELECT });
-  await migration(ULID).up(queryInterface);
+  await makeMigration(ULID).up(queryInterface);
   expectEqual('a migration down and up (queryInterface.createTable): the tables go, then come back as sync() made them',
     [gone, await catalog(sequelize), await foreignKeys(sequelize)],
     [[{ t: null }], made, ['FOREIGN KEY ("orderId") REFERENCES sequelize_orders(id) ON DELETE CASCADE']]);
@@ -251,6 +250,9 @@ async function queries(sequelize, Order) {
   expectEqual('findAll({ where: { id: [ULID, uuid] }, order: [[id, ASC]] })', both.map((o) => o.item), ['coffee', 'tea']);
   const pkByUuid = await Order.findByPk('01563df3-6481-d676-4c61-efb99302bd5b');
   expectEqual('findByPk(uuid text): untyped, read as ulid input', pkByUuid.item, 'coffee');
+  expectEqual("{ id: sequelize.cast(u, 'uuid') } without an operator: the cast alone becomes the WHERE, 42804",
+    await failure(Order.findOne({ where: { id: sequelize.cast('01563df3-6481-d676-4c61-efb99302bd5b', 'uuid') } })),
+    'SequelizeDatabaseError 42804: argument of WHERE must be type boolean, not type uuid');
   const uuids = [ulidToUuid(id), '01563df3-6481-d676-4c61-efb99302bd5b'];
   const byUuids = await Order.findAll({ where: { id: { [Op.in]: uuids.map((u) => sequelize.cast(u, 'uuid')) } }, order: [['id', 'ASC']] });
   expectEqual("{ [Op.in]: uuids.map(u => sequelize.cast(u, 'uuid')) }: a list typed uuid", byUuids.map((o) => o.item), ['coffee', 'tea']);
