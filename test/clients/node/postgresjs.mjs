@@ -103,12 +103,18 @@ async function basics(sql) {
   expectEqual('describe(): the id column is the ulid oid, with no parser (the text arrives as it is)',
     col.columns.map((c) => [c.type, c.parser]), [[oid, null]]);
 
-  // Prepared statements are the default: named on the server, a ulid parameter.
-  await sql`SELECT item FROM postgresjs_orders WHERE id = ${id} AND item <> ${'prepared'}`;
-  const prepared = await sql`SELECT parameter_types::text AS t FROM pg_prepared_statements
-    WHERE statement = 'SELECT item FROM postgresjs_orders WHERE id = $1 AND item <> $2'`;
-  expectEqual('prepare: true (the default): a named statement with parameters {ulid,text}', plain(prepared),
-    [{ t: '{ulid,text}' }]);
+  // Prepared statements are the default: named on the server, a ulid
+  // parameter.  pg_prepared_statements is the session's: one connection.
+  const one = await sql.reserve();
+  try {
+    await one`SELECT item FROM postgresjs_orders WHERE id = ${id} AND item <> ${'prepared'}`;
+    const prepared = await one`SELECT parameter_types::text AS t FROM pg_prepared_statements
+      WHERE statement = 'SELECT item FROM postgresjs_orders WHERE id = $1 AND item <> $2'`;
+    expectEqual('prepare: true (the default): a named statement with parameters {ulid,text}', plain(prepared),
+      [{ t: '{ulid,text}' }]);
+  } finally {
+    one.release();
+  }
 
   // 200 random values made in JS: inserted, every other one as uuid text, found in one list.
   const made = Array.from({ length: 200 }, () => bytesToUlid(crypto.randomBytes(16)));
