@@ -2,11 +2,11 @@
 # (python: psycopg 3, psycopg2, SQLAlchemy, Django, asyncpg, SQLAlchemy's
 # asyncio engine on asyncpg, and cryptography, which computes ulid_encrypt's
 # public ids without the database; java: pgjdbc; go: pgx; rust:
-# tokio-postgres; node: node-postgres, drizzle-orm; ruby: ruby-pg,
-# ActiveRecord; php: PDO's pgsql driver, Doctrine DBAL).  Each run script
-# builds what it needs into a scratch directory and runs its programs against
-# this cluster, in a fresh database of its own where CREATE EXTENSION ulid has
-# run; it prints one line per check:
+# tokio-postgres; node: node-postgres, drizzle-orm, postgres.js, Kysely,
+# Sequelize; ruby: ruby-pg, ActiveRecord; php: PDO's pgsql driver, Doctrine
+# DBAL).  Each run script builds what it needs into a scratch directory and
+# runs its programs against this cluster, in a fresh database of its own where
+# CREATE EXTENSION ulid has run; it prints one line per check:
 #
 #   ok - CLIENT: WHAT            a check passed
 #   FAILED - CLIENT: WHAT: WHY   a check failed
@@ -36,7 +36,7 @@ use Test::More;
 my %clients = (
 	go => ['pgx'],
 	java => ['pgjdbc'],
-	node => [ 'node-postgres', 'drizzle' ],
+	node => [ 'node-postgres', 'drizzle', 'postgres-js', 'kysely', 'sequelize' ],
 	php => [ 'pdo', 'doctrine-dbal' ],
 	python => [
 		'psycopg', 'psycopg2', 'sqlalchemy', 'django',
