@@ -107,8 +107,14 @@ for my $lang (@languages)
 		elsif ($line =~ /^SKIP - ([\w-]+): (.*)$/)
 		{
 			# A client that reports checks may skip a piece of itself.
-			if ($reported{$1}) { push @pieces, "$1: $2" }
-			else { $skipped{$1} = $2 }
+			if ($reported{$1})
+			{
+				push @pieces, "$1: $2";
+			}
+			else
+			{
+				$skipped{$1} = $2;
+			}
 		}
 		else
 		{
@@ -117,7 +123,10 @@ for my $lang (@languages)
 	}
 	for my $piece (@pieces)
 	{
-	  SKIP: { skip "$lang: $piece", 1; }
+	  SKIP:
+		{
+			skip "$lang: $piece", 1;
+		}
 	}
 	for my $client (@{ $clients{$lang} })
 	{
