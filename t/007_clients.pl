@@ -3,14 +3,17 @@
 # asyncio engine on asyncpg, and cryptography, which computes ulid_encrypt's
 # public ids without the database; java: pgjdbc; go: pgx; rust:
 # tokio-postgres; node: node-postgres, drizzle-orm, postgres.js, Kysely,
-# Sequelize; ruby: ruby-pg, ActiveRecord; php: PDO's pgsql driver, Doctrine
-# DBAL).  Each run script builds what it needs into a scratch directory and
-# runs its programs against this cluster, in a fresh database of its own where
-# CREATE EXTENSION ulid has run; it prints one line per check:
+# Sequelize, TypeORM, Prisma; ruby: ruby-pg, ActiveRecord; php: PDO's pgsql
+# driver, Doctrine DBAL).  Each run script builds what it needs into a scratch
+# directory and runs its programs against this cluster, in a fresh database of
+# its own where CREATE EXTENSION ulid has run; it prints one line per check:
 #
 #   ok - CLIENT: WHAT            a check passed
 #   FAILED - CLIENT: WHAT: WHY   a check failed
-#   SKIP - CLIENT: WHY           CLIENT's library or toolchain is not installed
+#   SKIP - CLIENT: WHY           CLIENT's library or toolchain is not installed;
+#                                or, after checks of CLIENT, a piece of it that
+#                                cannot run here (Prisma's schema engine): a
+#                                skipped test, required or not
 #
 # and exits non-zero if a check failed or the program broke.  Other lines
 # become diagnostics.  Every client must report checks or a SKIP; a run
@@ -36,7 +39,7 @@ use Test::More;
 my %clients = (
 	go => ['pgx'],
 	java => ['pgjdbc'],
-	node => [ 'node-postgres', 'drizzle', 'postgres-js', 'kysely', 'sequelize' ],
+	node => [ 'node-postgres', 'drizzle', 'postgres-js', 'kysely', 'sequelize', 'typeorm', 'prisma' ],
 	php => [ 'pdo', 'doctrine-dbal' ],
 	python => [
 		'psycopg', 'psycopg2', 'sqlalchemy', 'django',
@@ -92,7 +95,7 @@ for my $lang (@languages)
 	} or $status = "stopped after $timeout s ($@)";
 
 	my ($checks, $failures) = (0, 0);
-	my (%reported, %skipped);
+	my (%reported, %skipped, @pieces);
 	for my $line (split /\n/, $out)
 	{
 		if ($line =~ /^ok - (([\w-]+): .*)$/)
@@ -110,11 +113,26 @@ for my $lang (@languages)
 		}
 		elsif ($line =~ /^SKIP - ([\w-]+): (.*)$/)
 		{
-			$skipped{$1} = $2;
+			# A client that reports checks may skip a piece of itself.
+			if ($reported{$1})
+			{
+				push @pieces, "$1: $2";
+			}
+			else
+			{
+				$skipped{$1} = $2;
+			}
 		}
 		else
 		{
 			diag("$lang: $line");
+		}
+	}
+	for my $piece (@pieces)
+	{
+	  SKIP:
+		{
+			skip "$lang: $piece", 1;
 		}
 	}
 	for my $client (@{ $clients{$lang} })

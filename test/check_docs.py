@@ -36,8 +36,9 @@ Markdown source:
   ```python, ```java,   must appear, line for line (indentation and blank
   ```go, ```rust,       lines aside), in one file of that language under
   ```js, ```ruby,       test/clients/, which the client tests run
-  ```php                (t/007_clients.pl); for js, test/pglite/ too
-                        (bin/test pglite).
+  ```php, ```prisma     (t/007_clients.pl); for js, test/pglite/ too
+                        (bin/test pglite).  A prisma block is a Prisma
+                        schema, in a .prisma file.
 
 Other fences are not run, and must be one of the kinds below (UNRUN): any
 other language is a failure, so that a client block fenced ```javascript or
@@ -69,10 +70,11 @@ CLIENT_TESTS = {
     "js": (".js", ".mjs", ".cjs"),
     "ruby": (".rb",),
     "php": (".php",),
+    "prisma": (".prisma",),
 }
 # Fences shown but not run: shell, configuration, and code no test runs
-# (TypeScript types, Prisma schemas; the page says so).  A bare ``` too.
-UNRUN = ("", "text", "sh", "ini", "toml", "ts", "prisma")
+# (TypeScript types; the page says so).  A bare ``` too.
+UNRUN = ("", "text", "sh", "ini", "toml", "ts")
 ERROR_LINE = re.compile(r"^(ERROR|FATAL|PANIC):|^psql:.*(error|FATAL)", re.M)
 MARK = "@@check_docs %d@@"
 DATABASE = None     # --database: run in this database instead of fresh ones
