@@ -14,21 +14,10 @@ import { asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { customType, pgTable, text } from 'drizzle-orm/pg-core';
 
-let failures = 0;
+import report from './report.js';
 
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - drizzle: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - drizzle: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
-
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
+const { reporter } = report;
+const { check, expectEqual, done } = reporter('drizzle');
 
 // The shared codec (ulid-codec.js): 16 bytes <-> 26 characters <-> uuid text.
 import codec from './ulid-codec.js';
@@ -171,7 +160,7 @@ async function main() {
   } finally {
     await client.end();
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {

@@ -17,23 +17,11 @@ import codec from './ulid-codec.js';
 
 const { ulidToBytes, ulidToUuid, bytesToUlid } = codec;
 
-let failures = 0;
+import report from './report.js';
 
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - kysely: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - kysely: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
+const { reporter, ULID_TEXT } = report;
+const { check, expectEqual, done } = reporter('kysely');
 
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
-
-const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 // What must fail gives its SQLSTATE and message (Kysely passes the driver's
 // error on as it is), or 'no error'.  A function is called here, so that
@@ -263,7 +251,7 @@ async function main() {
   } finally {
     await db.destroy();
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {

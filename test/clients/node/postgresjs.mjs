@@ -17,23 +17,11 @@ import codec from './ulid-codec.js';
 
 const { ulidToBytes, ulidToUuid, bytesToUlid } = codec;
 
-let failures = 0;
+import report from './report.js';
 
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - postgres-js: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - postgres-js: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
+const { reporter, ULID_TEXT } = report;
+const { check, expectEqual, done } = reporter('postgres-js');
 
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
-
-const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 // What a query that must fail gives: its SQLSTATE (or postgres.js's own
 // code) and message; 'no error' if it ran.  A function is called here, so
@@ -312,7 +300,7 @@ async function main() {
   } finally {
     await sql.end();
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {

@@ -27,21 +27,10 @@ const { ulidToBytes, ulidToUuid, bytesToUlid } = codec;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const build = path.join(process.env.ULID_CLIENT_BUILD, 'prisma');
 
-let failures = 0;
+import report from './report.js';
 
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - prisma: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - prisma: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
-
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
+const { reporter } = report;
+const { check, expectEqual, done } = reporter('prisma');
 
 // The error a promise rejects with: Prisma's error code, and the server's
 // SQLSTATE where the driver adapter passed one on (meta.driverAdapterError).
@@ -248,7 +237,7 @@ async function main() {
     const { PrismaClient } = createRequire(import.meta.url)(path.join(build, 'generated'));
     await queries(PrismaClient);
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {

@@ -16,23 +16,11 @@ import codec from './ulid-codec.js';
 
 const { ulidToBytes, ulidToUuid, bytesToUlid } = codec;
 
-let failures = 0;
+import report from './report.js';
 
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - sequelize: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - sequelize: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
+const { reporter, ULID_TEXT } = report;
+const { check, expectEqual, done } = reporter('sequelize');
 
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
-
-const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 // What must fail gives the error's class and the server's SQLSTATE (on
 // error.parent) and message, or 'no error'.
@@ -346,7 +334,7 @@ async function main() {
   } finally {
     await sequelize.close();
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {

@@ -13,21 +13,8 @@ const pg = require('pg');
 
 const { Client } = pg;
 
-let failures = 0;
-
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - node-postgres: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - node-postgres: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
-
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
+const { reporter } = require('./report.js');
+const { check, expectEqual, done } = reporter('node-postgres');
 
 const { CROCKFORD, ulidToBytes, ulidToUuid, bytesToUlid } = require('./ulid-codec.js');
 
@@ -569,7 +556,7 @@ async function main() {
   } finally {
     await client.end();
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {

@@ -26,21 +26,10 @@ const { ulidToBytes, ulidToUuid, bytesToUlid } = codec;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const migrations = path.join(process.env.ULID_CLIENT_BUILD, 'typeorm-migrations');
 
-let failures = 0;
+import report from './report.js';
 
-function check(name, ok, why = '') {
-  if (ok) {
-    console.log(`ok - typeorm: ${name}`);
-  } else {
-    failures += 1;
-    console.log(`FAILED - typeorm: ${name} : ${String(why).replace(/\s+/g, ' ')}`); // one line per check
-  }
-}
-
-function expectEqual(name, got, want) {
-  check(name, util.isDeepStrictEqual(got, want),
-    `got ${util.inspect(got)}, want ${util.inspect(want)}`);
-}
+const { reporter } = report;
+const { check, expectEqual, done } = reporter('typeorm');
 
 // The error a promise rejects with, as its class, its driver's SQLSTATE (a
 // QueryFailedError carries the pg error on driverError) and message.
@@ -225,7 +214,7 @@ async function main() {
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
   }
-  process.exitCode = failures ? 1 : 0;
+  done();
 }
 
 main().catch((e) => {
