@@ -9,7 +9,8 @@ written from the spec's text, after proving that the schema rejects a few
 broken copies of META.json (so that a schema that accepts everything fails
 here).  Then checks what the spec cannot: version and provides.ulid.version
 are ulid.control's default_version as X.Y.Z, the provided file and docfile
-exist, the install script is in the Makefile's DATA, the abstract is the
+exist, the Makefile builds the installed script from the provided file, the
+abstract is the
 control file's comment, and the PostgreSQL range is the one src/ulid.c and the
 README state.  Prints TAP lines; exits non-zero on any failure.
 """
