@@ -10,9 +10,8 @@ broken copies of META.json (so that a schema that accepts everything fails
 here).  Then checks what the spec cannot: version and provides.ulid.version
 are ulid.control's default_version as X.Y.Z, the provided file and docfile
 exist, the Makefile builds the installed script from the provided file, the
-abstract is the
-control file's comment, and the PostgreSQL range is the one src/ulid.c and the
-README state.  Prints TAP lines; exits non-zero on any failure.
+abstract is the control file's comment, and the PostgreSQL range is the one
+src/ulid.c and the README state.  Prints TAP lines; exits non-zero on any failure.
 """
 import copy
 import json
