@@ -198,4 +198,39 @@ expect_equal('emulated: a PARAM_STR key that is not UTF-8: execute() returns fal
 $pdo->setAttribute(PDO::ATTR_EMULATE_PREPARES, false);
 expect_equal('... and the statement was never sent', $pdo->query("SELECT count(*) FROM orders WHERE item = 'emulated'")->fetchColumn(), 0);
 
+
+// Public ids without the database (public_id.php): the same as the
+// server's for FIPS-197's vector, 200 ids the server made and the extremes,
+// both ways, and a row found by a public id made here.
+require __DIR__ . '/public_id.php';
+$fips = hex2bin('000102030405060708090a0b0c0d0e0f');
+expect_equal('PHP: FIPS-197 C.1 (00112233...ff under 000102...0f)',
+    ulid_encrypt(bytes_to_ulid(hex2bin('00112233445566778899aabbccddeeff')), $fips),
+    '69c4e0d8-6a7b-0430-d8cd-b78070b4c55a');
+$st = $pdo->prepare("SELECT id::text, ulid_encrypt(id, ?)::text FROM (
+    SELECT gen_ulid() AS id FROM generate_series(1, 200)
+    UNION ALL VALUES ('00000000000000000000000000'::ulid), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ')) ids");
+$st->bindValue(1, $key, PDO::PARAM_LOB);
+$st->execute();
+$pairs = $st->fetchAll(PDO::FETCH_NUM);
+$mismatch = array_filter($pairs, fn ($p) => ulid_encrypt($p[0], $key) !== $p[1] || ulid_decrypt($p[1], $key) !== $p[0]);
+check('PHP: ulid_encrypt and ulid_decrypt agree with the server on ' . count($pairs) . ' ids',
+    count($pairs) === 202 && $mismatch === [], show(array_slice($mismatch, 0, 2)));
+$st = $pdo->prepare('SELECT item FROM orders WHERE id = ulid_decrypt(?, ?)');
+$st->bindValue(1, ulid_encrypt($id, $key));
+$st->bindValue(2, $key, PDO::PARAM_LOB);
+$st->execute();
+expect_equal('PHP: a public id made in PHP finds its row through ulid_decrypt', $st->fetchColumn(), 'tea');
+// What OPENSSL_ZERO_PADDING prevents: PKCS#7 padding, a second block.
+expect_equal('PHP: without OPENSSL_ZERO_PADDING openssl_encrypt gives 32 bytes, not a public id',
+    strlen(openssl_encrypt(ulid_to_bytes($id), 'aes-128-ecb', $key, OPENSSL_RAW_DATA)), 32);
+// openssl_encrypt would take a 32-byte key for AES-128 by cutting it; the
+// recipe refuses it with the server's message.
+try {
+    ulid_encrypt($id, $key . $key);
+    check('PHP: a 32-byte key is refused', false, 'no exception');
+} catch (InvalidArgumentException $e) {
+    expect_equal('PHP: a 32-byte key is refused with the server\'s message', $e->getMessage(), 'key must be 16 bytes, not 32');
+}
+
 done();
