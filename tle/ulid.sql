@@ -843,7 +843,6 @@ RETURNS ulid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
 	objectid ALIAS FOR $1;
-	hex pg_catalog.text;
 BEGIN
 	IF pg_catalog.length(objectid) OPERATOR(pg_catalog.<>) 12 THEN
 		RAISE EXCEPTION USING
@@ -851,11 +850,8 @@ BEGIN
 			MESSAGE = 'invalid length for an ObjectId',
 			DETAIL = pg_catalog.format('Expected 12 bytes, got %s.', pg_catalog.length(objectid));
 	END IF;
-	hex := pg_catalog.encode(objectid, 'hex');
-	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(
-		pg_catalog.lpad(pg_catalog.to_hex(('x00000000' OPERATOR(pg_catalog.||) pg_catalog.left(hex, 8))
-			::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.*) 1000::pg_catalog.int8), 12, '0')
-		OPERATOR(pg_catalog.||) pg_catalog.substr(hex, 9) OPERATOR(pg_catalog.||) '0000', 'hex'));
+	-- Its 24 hexadecimal digits, which the text form reads.
+	RETURN @extschema@.ulid_from_objectid(pg_catalog.encode(objectid, 'hex'));
 END
 $$;
 
@@ -1213,7 +1209,6 @@ RETURNS ulid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
 	objectid ALIAS FOR $1;
-	hex pg_catalog.text;
 BEGIN
 	IF pg_catalog.length(objectid) OPERATOR(pg_catalog.<>) 12 THEN
 		RAISE EXCEPTION USING
@@ -1221,11 +1216,8 @@ BEGIN
 			MESSAGE = 'invalid length for an ObjectId',
 			DETAIL = pg_catalog.format('Expected 12 bytes, got %s.', pg_catalog.length(objectid));
 	END IF;
-	hex := pg_catalog.encode(objectid, 'hex');
-	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(
-		pg_catalog.lpad(pg_catalog.to_hex(('x00000000' OPERATOR(pg_catalog.||) pg_catalog.left(hex, 8))
-			::pg_catalog.bit(64)::pg_catalog.int8 OPERATOR(pg_catalog.*) 1000::pg_catalog.int8), 12, '0')
-		OPERATOR(pg_catalog.||) pg_catalog.substr(hex, 9) OPERATOR(pg_catalog.||) '0000', 'hex'));
+	-- Its 24 hexadecimal digits, which the text form reads.
+	RETURN @extschema@.ulid_from_objectid(pg_catalog.encode(objectid, 'hex'));
 END
 $$;
 

@@ -29,8 +29,6 @@ Check.client = "activerecord"
 def check(*args) = Check.check(*args)
 def expect_equal(*args) = Check.expect_equal(*args)
 
-ULID_TEXT = /\A[0-7][0-9A-HJKMNP-TV-Z]{25}\z/
-UUID_TEXT = /\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/
 DATABASE = ENV.fetch("PGDATABASE")
 SCHEMA_RB_DATABASE = "#{DATABASE}_schema_rb"
 STRUCTURE_SQL_DATABASE = "#{DATABASE}_structure_sql"

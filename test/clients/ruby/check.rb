@@ -1,7 +1,11 @@
 # What the Ruby client programs share: the check lines of t/007_clients.pl
 # ("ok - CLIENT: WHAT" or "FAILED - CLIENT: WHAT : WHY"), the capture of
-# Ruby's warnings, and an SQLSTATE read from a driver's error.
+# Ruby's warnings, an SQLSTATE read from a driver's error, and the shapes of
+# ULID and uuid text.
 require "stringio"
+
+ULID_TEXT = /\A[0-7][0-9A-HJKMNP-TV-Z]{25}\z/
+UUID_TEXT = /\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/
 
 module Check
   @client = "ruby"

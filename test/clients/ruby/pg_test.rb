@@ -19,9 +19,6 @@ Check.client = "ruby-pg"
 def check(*args) = Check.check(*args)
 def expect_equal(*args) = Check.expect_equal(*args)
 
-ULID_TEXT = /\A[0-7][0-9A-HJKMNP-TV-Z]{25}\z/
-UUID_TEXT = /\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/
-
 # The test's own encoder of 16 bytes as ULID text, to check the binary decoder
 # against: a different way from the decoder's (byte by byte, 5 bits at a time).
 def ulid_of_bytes(bytes)
