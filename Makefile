@@ -13,7 +13,7 @@ PGFILEDESC = "ulid - a native ULID type"
 # since the last release lists what the next update script must do).  DATA
 # names them one by one: a wildcard would take the built script too.
 DATA_built = sql/ulid--$(EXTVERSION).sql
-DATA = sql/ulid--1.2--1.3.sql sql/ulid--1.2.sql sql/ulid--1.1--1.2.sql sql/ulid--1.1.sql \
+DATA = sql/ulid--1.3--1.4.sql sql/ulid--1.3.sql sql/ulid--1.2--1.3.sql sql/ulid--1.2.sql sql/ulid--1.1--1.2.sql sql/ulid--1.1.sql \
 	sql/ulid--1.0--1.1.sql sql/ulid--1.0.sql
 PG_CPPFLAGS = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
 
