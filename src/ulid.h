@@ -127,6 +127,9 @@ extern bool ulid_bound_selectivity(PlannerInfo *root, VariableStatData *vardata,
 extern Selectivity ulid_core_ineqsel(StrategyNumber strategy, PlannerInfo *root, Oid opno, List *args, int varRelid, Oid collation);
 extern Selectivity ulid_window_selectivity(Selectivity lo, Selectivity hi, Selectivity nullfrac);
 
+/* src/ulid_public.c: defines ulid.public_id_key_file; _PG_init calls it. */
+extern void ulid_public_id_init(void);
+
 #ifdef __PGLITE__
 #include "utils/sortsupport.h"
 

@@ -248,10 +248,14 @@ ulid_shmem_startup(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
-/* Only when preloaded: ask for the shared states that make the monotonic generators cluster-wide. */
+/*
+ * At every load, the settings; only when preloaded, ask for the shared states
+ * that make the monotonic generators cluster-wide.
+ */
 void
 _PG_init(void)
 {
+	ulid_public_id_init();
 	if (!process_shared_preload_libraries_in_progress)
 		return;
 	prev_shmem_request_hook = shmem_request_hook;
