@@ -58,7 +58,7 @@ SELECT ulid_encrypt(NULL, '\x000102030405060708090a0b0c0d0e0f') IS NULL AS null_
 
 -- Declared IMMUTABLE STRICT PARALLEL SAFE, and not LEAKPROOF (they can raise).
 SELECT p.oid::regprocedure, provolatile, proisstrict, proparallel, proleakproof
-FROM pg_proc p WHERE proname IN ('ulid_encrypt', 'ulid_decrypt') ORDER BY p.oid::regprocedure::text COLLATE "C";
+FROM pg_proc p WHERE proname IN ('ulid_encrypt', 'ulid_decrypt') AND pronargs = 2 ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- A lookup by public id is computed once and served by the primary key:
 -- with constants, with a prepared statement's custom and generic plans.
@@ -92,3 +92,42 @@ DEALLOCATE by_public_id;
 DEALLOCATE by_public_ids;
 
 DROP TABLE pub;
+
+-- The server's keys (ulid.public_id_key_file): this suite's server has
+-- none, and t/018_public_id_key.pl tests them with one.  Without a key, each
+-- function raises 55000 with a hint; NULL in, NULL out still.
+SELECT * FROM pg_temp.outcome($$SELECT ulid_encrypt(gen_ulid())$$);
+SELECT * FROM pg_temp.outcome($$SELECT ulid_decrypt(gen_random_uuid())$$);
+SELECT * FROM pg_temp.outcome($$SELECT ulid_decrypt_all(gen_random_uuid())$$);
+SELECT ulid_encrypt(NULL::ulid) IS NULL AS encrypt_null, ulid_decrypt(NULL::uuid) IS NULL AS decrypt_null,
+	ulid_decrypt_all(NULL) IS NULL AS decrypt_all_null;
+-- Only the server's configuration names the file: a session cannot.
+SELECT * FROM pg_temp.outcome($$SET ulid.public_id_key_file = 'mine.key'$$);
+SELECT * FROM pg_temp.outcome($$SELECT set_config('ulid.public_id_key_file', 'mine.key', true)$$);
+SELECT context, vartype, boot_val FROM pg_settings WHERE name = 'ulid.public_id_key_file';
+-- STABLE, so that a lookup is never folded to a constant ulid at plan time,
+-- STRICT, PARALLEL SAFE, not LEAKPROOF.
+SELECT p.oid::regprocedure, provolatile, proisstrict, proparallel, proleakproof
+FROM pg_proc p WHERE proname IN ('ulid_encrypt', 'ulid_decrypt', 'ulid_decrypt_all') AND pronargs = 1
+ORDER BY p.oid::regprocedure::text COLLATE "C";
+-- A generic plan, which evaluates nothing at plan time, looks the public id
+-- up in the primary key; so does a list of them, and the rotation's array.
+CREATE TABLE pub_server (id ulid PRIMARY KEY, n int);
+INSERT INTO pub_server SELECT gen_ulid(), n FROM generate_series(1, 20000) n;
+ANALYZE pub_server;
+SET plan_cache_mode = force_generic_plan;
+PREPARE by_server_key(uuid) AS SELECT n FROM pub_server WHERE id = ulid_decrypt($1);
+PREPARE by_server_keys(uuid[]) AS
+	SELECT n FROM pub_server WHERE id IN (SELECT ulid_decrypt(p) FROM unnest($1) p) ORDER BY n;
+PREPARE by_any_server_key(uuid) AS SELECT n FROM pub_server WHERE id = ANY (ulid_decrypt_all($1));
+SELECT pg_temp.plan_has($$EXECUTE by_server_key('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a')$$,
+	'Index Cond: (id = ulid_decrypt($1))') AS generic_uses_pkey;
+SELECT pg_temp.plan_has($$EXECUTE by_server_keys('{69c4e0d8-6a7b-0430-d8cd-b78070b4c55a}')$$,
+	'using pub_server_pkey') AS list_uses_pkey;
+SELECT pg_temp.plan_has($$EXECUTE by_any_server_key('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a')$$,
+	'Index Cond: (id = ANY (ulid_decrypt_all($1)))') AS rotation_uses_pkey;
+RESET plan_cache_mode;
+DEALLOCATE by_server_key;
+DEALLOCATE by_server_keys;
+DEALLOCATE by_any_server_key;
+DROP TABLE pub_server;
