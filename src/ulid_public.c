@@ -275,10 +275,7 @@ parse_key_file(const char *path, const char *text, int len,
 			int			lo = hex_value(text[start + 2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
-			{
-				explicit_bzero(keys, sizeof(uint8) * ULID_MAX_KEYS * ULID_KEY_LEN);
 				key_file_error(path, psprintf("Line %d is not a key: a key is 32 hexadecimal digits.", line));
-			}
 			keys[count][i] = (uint8) (hi << 4 | lo);
 		}
 		count++;
@@ -375,15 +372,19 @@ current_server_keys(void)
 		key_file_error(path, psprintf("It is larger than %d bytes.", KEY_FILE_MAX_BYTES));
 	}
 
+	/* Whatever happens, no copy of a key is left on the stack. */
 	PG_TRY();
 	{
 		count = parse_key_file(path, text, len, keys);
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
 		explicit_bzero(text, sizeof(text));
+		explicit_bzero(keys, sizeof(keys));
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	explicit_bzero(text, sizeof(text));
 
 	explicit_bzero(server_keys.key, sizeof(server_keys.key));
 	memcpy(server_keys.key, keys, sizeof(keys));
