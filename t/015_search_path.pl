@@ -25,6 +25,15 @@ use FindBin;
 my $node = PostgreSQL::Test::Cluster->new('hostile');
 $node->init;
 $node->append_conf('postgresql.conf', "client_min_messages = warning\n");
+# A key for the public-id functions that use the server's (any key will do).
+{
+	my $keyfile = $node->data_dir . '/ulid_public_id.key';
+	open my $fh, '>', $keyfile or die "$keyfile: $!";
+	print $fh "000102030405060708090a0b0c0d0e0f\n";
+	close $fh;
+	chmod 0600, $keyfile or die $!;
+	$node->append_conf('postgresql.conf', "ulid.public_id_key_file = 'ulid_public_id.key'\n");
+}
 $node->start;
 my $dir = PostgreSQL::Test::Utils::tempdir('copy');
 chmod 0777, $dir;
