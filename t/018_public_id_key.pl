@@ -43,7 +43,7 @@ my $key = random_key();
 my $old_key = random_key();
 
 my $node = PostgreSQL::Test::Cluster->new('public_id_key');
-$node->init;
+$node->init(allows_streaming => 1);
 my $keyfile = $node->data_dir . '/ulid_public_id.key';
 
 # Write a key file as an administrator would: a new file, 0600, renamed
@@ -125,6 +125,29 @@ sub no_key_in
 {
 	my ($text, $name) = @_;
 	unlike($text, qr/\Q$key\E|\Q$old_key\E/i, $name);
+}
+
+# ALTER SYSTEM, on a server whose configuration does not name the setting
+# yet, in a session that has not loaded the library: refused before 17,
+# which takes unknown custom settings; after LOAD 'ulid', accepted, as
+# docs/public-ids.md says.
+{
+	my $fresh = PostgreSQL::Test::Cluster->new('alter_system');
+	$fresh->init;
+	$fresh->start;
+	my ($r, $o, $e) = $fresh->psql('postgres', "ALTER SYSTEM SET ulid.public_id_key_file = 'k'");
+	if ($fresh->pg_version >= 17)
+	{
+		is($r, 0, 'ALTER SYSTEM without LOAD: accepted from 17 on');
+	}
+	else
+	{
+		like($e, qr/unrecognized configuration parameter "ulid.public_id_key_file"/,
+			'ALTER SYSTEM without LOAD: refused before 17');
+	}
+	($r, $o, $e) = $fresh->psql('postgres', "LOAD 'ulid'; ALTER SYSTEM SET ulid.public_id_key_file = 'k'");
+	is($e, '', "ALTER SYSTEM after LOAD 'ulid': accepted");
+	$fresh->stop;
 }
 
 for my $preloaded (0, 1)
@@ -282,12 +305,27 @@ for my $s (@secrets)
 	unlike($statements, qr/\Q$s\E/i, "1.4: nor does pg_stat_statements ($s)");
 }
 
-# The contrast: 1.3's recipes, the key bound as a parameter.
+# The contrast: 1.3's recipes, the key bound as a parameter, with the
+# logging of parameters off: auto_explain's custom plans carry it all the same.
+$node->append_conf('postgresql.conf', 'log_parameter_max_length = 0');
+$node->append_conf('postgresql.conf', 'auto_explain.log_parameter_max_length = 0')
+  if $node->pg_version >= 16;
+$node->reload;
 ($log, $statements) = run_recipes(\%recipes_1_3, 'v13');
+unlike($log, qr/parameters: /, '1.3: no parameters line is logged');
 like($log, qr/Output: ulid_encrypt\((?:orders\.)?id, '\\x$key'::bytea\)/i,
-	'1.3: the key bound as a parameter is in the custom plan auto_explain logs');
+	'1.3: but the key bound as a parameter is in the custom plan auto_explain logs');
 like($log, qr/Index Cond: \((?:orders\.)?id = '$secrets[3]'::ulid\)/,
 	'1.3: and the lookup, folded at plan time, logs the ulid of the public id');
+like($node->safe_psql('postgres', qq{
+	PREPARE page(bytea) AS SELECT ulid_encrypt(id, \$1) FROM orders ORDER BY id DESC LIMIT 3;
+	EXPLAIN (VERBOSE, COSTS OFF) EXECUTE page('\\x$key');}, connstr => $app),
+	qr/ulid_encrypt\(id, '\\x$key'::bytea\)/i, '1.3: EXPLAIN EXECUTE shows the key too');
+# A key written into an index expression is in the catalog for every role.
+$node->safe_psql('postgres', "CREATE INDEX orders_public ON orders (ulid_encrypt(id, '\\x$old_key'))");
+like($node->safe_psql('postgres', "SELECT indexdef FROM pg_indexes WHERE indexname = 'orders_public'",
+	connstr => $app), qr/\Q$old_key\E/, '1.3: a key in an index expression: pg_indexes shows it to every role');
+$node->safe_psql('postgres', 'DROP INDEX orders_public');
 
 # --- 4. the lookups use the primary key and find the right rows ------------
 for my $mode ('force_custom_plan', 'force_generic_plan')
@@ -309,6 +347,15 @@ for my $mode ('force_custom_plan', 'force_generic_plan')
 	is(scalar @pkey, 3, "$mode: the three lookups use orders_pkey");
 	like($plans, qr/\n4242\n17\n9999\n4242$/, "$mode: and find the rows, and a made-up public id none");
 }
+
+# Who can read the key all the same, as docs/public-ids.md says: a member of
+# pg_read_server_files, and a base backup.
+$node->safe_psql('postgres', 'CREATE ROLE reader LOGIN IN ROLE pg_read_server_files');
+like($node->safe_psql('postgres', "CREATE TEMP TABLE k (line text); COPY k FROM 'ulid_public_id.key'; TABLE k",
+	connstr => $node->connstr('postgres') . ' user=reader'), qr/\Q$key\E/,
+	'a member of pg_read_server_files reads the file with COPY');
+$node->backup('with_key');
+ok(-f $node->backup_dir . '/with_key/ulid_public_id.key', 'pg_basebackup copies a key file in the data directory');
 
 # --- 5. rotation -----------------------------------------------------------
 # A new key first, the old one second: the old public ids are found by
@@ -361,6 +408,13 @@ $err = key_error($probe_call);
 like($err, qr/F0000: .*\nDETAIL:  Line 2 is not a key: a key is 32 hexadecimal digits\./,
 	'a line that is not a key: its number, not its text');
 no_key_in($err, 'nothing of either line shown');
+write_keys("$key\n", 0640);
+like(key_error($probe_call), qr/F0000: .*\nDETAIL:  Others can access it/,
+	'group-readable and owned by the server\'s user: refused too');
+unlink $keyfile;
+mkdir $keyfile or die $!;
+like(key_error($probe_call), qr/F0000: .*\nDETAIL:  It is not a regular file\./, 'a directory');
+rmdir $keyfile or die $!;
 write_keys(join('', map { random_key() . "\n" } 1 .. 17));
 like(key_error($probe_call), qr/F0000: .*\nDETAIL:  It holds more than 16 keys\./, 'more than 16 keys');
 write_keys("# only a comment\n\n");
