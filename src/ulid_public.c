@@ -406,15 +406,15 @@ static void
 aes128_block(FunctionCallInfo fcinfo, int slot, bool encrypt, const uint8 *key,
 			 const uint8 *in, uint8 *out)
 {
-	(void) fcinfo;
 	(void) slot;
 	(void) key;
 	(void) in;
 	(void) out;
+	(void) encrypt;
 	ereport(ERROR,
 			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			errmsg("%s is not available in this build of ulid",
-				   encrypt ? "ulid_encrypt" : "ulid_decrypt"),
+				   get_func_name(fcinfo->flinfo->fn_oid)),
 			errdetail("It was built without OpenSSL, whose AES it uses."));
 }
 

@@ -102,7 +102,7 @@ SELECT * FROM pg_temp.outcome($$SELECT ulid_decrypt_all(gen_random_uuid())$$);
 SELECT ulid_encrypt(NULL::ulid) IS NULL AS encrypt_null, ulid_decrypt(NULL::uuid) IS NULL AS decrypt_null,
 	ulid_decrypt_all(NULL) IS NULL AS decrypt_all_null;
 -- Only the server's configuration names the file: a session cannot.
-SELECT * FROM pg_temp.outcome($$SET ulid.public_id_key_file = 'mine.key'$$);
+SET ulid.public_id_key_file = 'mine.key';
 SELECT * FROM pg_temp.outcome($$SELECT set_config('ulid.public_id_key_file', 'mine.key', true)$$);
 SELECT context, vartype, boot_val FROM pg_settings WHERE name = 'ulid.public_id_key_file';
 -- STABLE, so that a lookup is never folded to a constant ulid at plan time,
