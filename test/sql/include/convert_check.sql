@@ -1,3 +1,4 @@
+\set ECHO none
 -- Helpers of the conversion's suites (convert, convert_scope): what a
 -- statement locks, and the dry run held against what the conversion does.
 -- Each runs the statement in a subtransaction that it then rolls back, so
@@ -40,7 +41,8 @@ END $$;
 
 -- pg_temp.catalog_state(): what a conversion can change, one row per
 -- object, named as the dry run names it: the type of each column of each
--- table ('convert'), each default ('default'), and by OID (an object made
+-- table ('convert'), each default ('default': its expression, less
+-- the implicit cast to ulid that converting its column adds), and by OID (an object made
 -- again has a new one) each index ('rebuild'), foreign key and check
 -- constraint ('revalidate', or 'rebuild' for a NOT VALID key) and
 -- statistics object ('rebuild').  A primary key, unique or exclusion
@@ -58,7 +60,10 @@ RETURNS SETOF record LANGUAGE sql AS $$
 	WHERE a.attnum > 0 AND NOT a.attisdropped
 	UNION ALL
 	SELECT 'default', format('table %s', d.adrelid::regclass),
-		format('%I %s', a.attname, pg_get_expr(d.adbin, d.adrelid))
+		format('%I %s %s', a.attname, pg_get_expr(d.adbin, d.adrelid),
+			   regexp_replace(regexp_replace(d.adbin, ' :location -?[0-9]+', '', 'g'),
+							  '^\{RELABELTYPE :arg (.*) :resulttype ' || 'ulid'::regtype::oid
+							  || ' .*:relabelformat 2[^{}]*\}$', '\1'))
 	FROM pg_attrdef d JOIN tables t ON t.oid = d.adrelid
 	JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
 	UNION ALL
@@ -139,3 +144,4 @@ BEGIN
 				WHEN said_not_done = '{}' AND done_not_said = '{}' THEN 'agrees'
 				ELSE 'differs' END;
 END $$;
+\set ECHO all
