@@ -114,7 +114,8 @@ object_cmp(const ListCell *a, const ListCell *b)
 /*
  * The objects that depend on column col of the tables of tree, as ALTER
  * COLUMN TYPE finds them in pg_depend, each once, in creation order; the
- * column's defaults, handled apart, are not among them.
+ * column's defaults, handled apart, are not among them, and a generated
+ * column's expression that uses the column is given as that column.
  */
 List *
 column_dependents(List *tree, const char *col)
@@ -147,22 +148,30 @@ column_dependents(List *tree, const char *col)
 			ListCell   *seen;
 			bool		known = false;
 
-			if (dep->classid == AttrDefaultRelationId)
-				continue;
-			foreach(seen, result)
-			{
-				ObjectAddress *o = lfirst(seen);
-
-				known |= o->classId == dep->classid && o->objectId == dep->objid &&
-					o->objectSubId == dep->objsubid;
-			}
-			if (known)
-				continue;
 			object = palloc(sizeof(ObjectAddress));
 			object->classId = dep->classid;
 			object->objectId = dep->objid;
 			object->objectSubId = dep->objsubid;
-			result = lappend(result, object);
+			if (dep->classid == AttrDefaultRelationId)
+			{
+				/*
+				 * The column's own default is handled apart; another
+				 * column's is the expression of a generated column that
+				 * uses this one.
+				 */
+				*object = GetAttrDefaultColumnAddress(dep->objid);
+				if (object->objectId == relid && object->objectSubId == attnum)
+					continue;
+			}
+			foreach(seen, result)
+			{
+				ObjectAddress *o = lfirst(seen);
+
+				known |= o->classId == object->classId && o->objectId == object->objectId &&
+					o->objectSubId == object->objectSubId;
+			}
+			if (!known)
+				result = lappend(result, object);
 		}
 		systable_endscan(scan);
 	}

@@ -140,15 +140,21 @@ CREATE TABLE sc_row_user (r sc_row[]);
 CREATE TABLE sc_other_parent (id uuid);
 CREATE TABLE sc_two_parents (id uuid);
 CREATE TABLE sc_two_parents_child () INHERITS (sc_two_parents, sc_other_parent);
+CREATE TABLE sc_trig (id uuid, n int);
+CREATE TRIGGER sc_trig_id BEFORE UPDATE OF id ON sc_trig
+	FOR EACH ROW EXECUTE FUNCTION suppress_redundant_updates_trigger();
+CREATE TABLE sc_pol (id uuid);
+CREATE POLICY sc_pol_id ON sc_pol USING (id IS NOT NULL);
+CREATE TABLE sc_gen (id uuid, t text GENERATED ALWAYS AS (id::text) STORED);
 SELECT t AS "table", c AS "column",
 	(SELECT "table" FROM pg_temp.table_locks(format('ALTER TABLE %I ALTER COLUMN %I TYPE ulid', t, c))) AS alter_table,
 	(SELECT "table" FROM pg_temp.table_locks(format('SELECT ulid_convert_column(%L, %L)', t, c))) AS conversion
 FROM (VALUES ('sc_text', 'code'), ('sc_keyed', 'id'), ('sc_subkeyed', 'id'), ('sc_typed', 'id'),
-	('sc_row', 'id'), ('sc_two_parents', 'id')) v(t, c)
+	('sc_row', 'id'), ('sc_two_parents', 'id'), ('sc_trig', 'id'), ('sc_pol', 'id'), ('sc_gen', 'id')) v(t, c)
 ORDER BY 1;
 SELECT t AS "table", (pg_temp.dry_run_check(t::regclass, c)).outcome
 FROM (VALUES ('sc_text', 'code'), ('sc_keyed', 'id'), ('sc_subkeyed', 'id'), ('sc_typed', 'id'),
-	('sc_row', 'id'), ('sc_two_parents', 'id')) v(t, c)
+	('sc_row', 'id'), ('sc_two_parents', 'id'), ('sc_trig', 'id'), ('sc_pol', 'id'), ('sc_gen', 'id')) v(t, c)
 ORDER BY 1;
 -- The partition key in the dry run: a blocker, and what it would lock
 -- once the key no longer uses the column.
@@ -202,7 +208,7 @@ DROP TABLE sc_parts, sc_inh CASCADE;
 DROP TABLE sc_user, sc_plain_user CASCADE;
 DROP TABLE sc_ref;
 DROP TABLE sc_text, sc_keyed, sc_subkeyed, sc_typed, sc_row_user, sc_row, sc_two_parents_child,
-	sc_two_parents, sc_other_parent, sc_rep;
+	sc_two_parents, sc_other_parent, sc_rep, sc_trig, sc_pol, sc_gen;
 DROP TYPE sc_pair;
 REVOKE CREATE ON SCHEMA public FROM regress_scope_alice, regress_scope_bob;
 DROP ROLE regress_scope_alice, regress_scope_bob, regress_scope_carol;
