@@ -47,6 +47,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "parser/parse_node.h"
 #include "parser/parse_utilcmd.h"
 #include "parser/parser.h"
 #include "storage/lmgr.h"
@@ -471,11 +472,19 @@ define_index(Oid table, const char *definition)
 	RawStmt    *raw = linitial_node(RawStmt, raw_parser(definition, RAW_PARSE_DEFAULT));
 	IndexStmt  *stmt = transformIndexStmt(table, castNode(IndexStmt, raw->stmt), definition);
 
-	(void) DefineIndex(table, stmt, InvalidOid, InvalidOid, InvalidOid,
-#if PG_VERSION_NUM >= 160000
-					   -1,
-#endif
+#if PG_VERSION_NUM >= 190000
+	ParseState *pstate = make_parsestate(NULL);
+
+	pstate->p_sourcetext = definition;
+	(void) DefineIndex(pstate, table, stmt, InvalidOid, InvalidOid, InvalidOid, -1,
 					   false, false, true, false, false);
+#elif PG_VERSION_NUM >= 160000
+	(void) DefineIndex(table, stmt, InvalidOid, InvalidOid, InvalidOid, -1,
+					   false, false, true, false, false);
+#else
+	(void) DefineIndex(table, stmt, InvalidOid, InvalidOid, InvalidOid,
+					   false, false, true, false, false);
+#endif
 	CommandCounterIncrement();
 }
 
