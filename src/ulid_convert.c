@@ -76,13 +76,6 @@
  *	plain ALTER COLUMN ... TYPE ulid does to DEFAULT gen_random_uuid().
  *****************************************************************************/
 
-/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
-#if PG_VERSION_NUM < 160000
-#define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
-#else
-#define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
-#endif
-
 
 /* Whether funcid is core's uuidv7() (PostgreSQL 18 on), either form. */
 static bool
@@ -640,9 +633,10 @@ check_table_column(Oid relid, const char *col, Oid ulid_type)
 
 /*
  * The default of column col of each table of tree, classified before
- * anything changes, from the catalogs (the tables need not be locked).  With raise, a default that cannot be converted is an
- * error (the conversion); without, it is returned as UUID_DEFAULT_UNKNOWN
- * (the dry run).
+ * anything changes, from the catalogs (the tables need not be locked).
+ * With raise, a default that cannot be converted is an error (the
+ * conversion); without, it is returned as UUID_DEFAULT_UNKNOWN (the dry
+ * run).
  */
 ConvertTarget *
 classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid ulid_type,

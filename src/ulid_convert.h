@@ -52,6 +52,13 @@ typedef struct ConvertBlocker
 	char	   *detail;			/* or NULL */
 } ConvertBlocker;
 
+/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
+#if PG_VERSION_NUM < 160000
+#define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
+#else
+#define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
+#endif
+
 /* The publications that name a table (19 adds those that name it in EXCEPT). */
 #if PG_VERSION_NUM >= 190000
 #define relation_publications(relid) GetRelationIncludedPublications(relid)

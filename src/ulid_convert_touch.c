@@ -68,15 +68,21 @@
  *	them are the foreign keys at either end of the column, which it drops and
  *	adds again: that locks the table at the other end ACCESS EXCLUSIVE when
  *	ALTER TABLE reaches it, after the column's own indexes are rebuilt, and
- *	checks each foreign key again with a scan of its referencing table.
+ *	checks each foreign key again with a scan of its referencing table.  A
+ *	key that references a partitioned table has a constraint (and triggers)
+ *	for each partition, and a partitioned referencing table one for each of
+ *	its partitions, so those partitions are locked too; a table that
+ *	inherits from the one at the other end (plain inheritance) has no part
+ *	in the key, and ALTER TABLE never locks it.  Nor does the conversion.
  *
  *	Left to ALTER TABLE, a conversion would hold the table while it waits
  *	for a referencing table that an application transaction holds, one
  *	that then reads the table: a deadlock, found after deadlock_timeout, in
  *	which either may be rolled back.  So the conversion takes every lock it
- *	will need before it changes anything, in one order: the referencing
- *	tables, then the table and its partitions (parents before their
- *	partitions, as ALTER TABLE and every query lock them), then the
+ *	will need before it changes anything (after its own table's SHARE UPDATE
+ *	EXCLUSIVE, under which it refuses what it must), in one order: the
+ *	referencing tables, then the table and its partitions (parents before
+ *	their partitions, as ALTER TABLE and every query lock them), then the
  *	referenced tables, each group by partition depth, then OID.  That is
  *	the order in which an application's write to a referencing table takes
  *	them (its table, then the referenced one for the foreign key check), so
@@ -369,13 +375,6 @@ lock_conversion(Oid relid, const char *col, Oid ulid_type)
  *	dependents and the tables that use the row type later still), so the
  *	conversion refuses with its words.
  *****************************************************************************/
-
-/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
-#if PG_VERSION_NUM < 160000
-#define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
-#else
-#define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
-#endif
 
 /* Whether the partition key of partitioned table relid uses column attnum. */
 static bool
