@@ -1,4 +1,3 @@
-\set ECHO none
 -- Helpers of the conversion's suites (convert, convert_scope): what a
 -- statement locks, and the dry run held against what the conversion does.
 -- Each runs the statement in a subtransaction that it then rolls back, so
@@ -144,4 +143,3 @@ BEGIN
 				WHEN said_not_done = '{}' AND done_not_said = '{}' THEN 'agrees'
 				ELSE 'differs' END;
 END $$;
-\set ECHO all
