@@ -118,6 +118,34 @@ object_cmp(const ListCell *a, const ListCell *b)
 }
 
 /*
+ * The column whose default (or generation expression) is pg_attrdef row
+ * attrdefoid: core's GetAttrDefaultColumnAddress(), which PGlite does not
+ * export.
+ */
+static ObjectAddress
+attrdef_column(Oid attrdefoid)
+{
+	Relation	attrdef = table_open(AttrDefaultRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	ObjectAddress result = InvalidObjectAddress;
+
+	ScanKeyInit(&key, Anum_pg_attrdef_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(attrdefoid));
+	scan = systable_beginscan(attrdef, AttrDefaultOidIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_attrdef def = (Form_pg_attrdef) GETSTRUCT(tuple);
+
+		ObjectAddressSubSet(result, RelationRelationId, def->adrelid, def->adnum);
+	}
+	systable_endscan(scan);
+	table_close(attrdef, AccessShareLock);
+	return result;
+}
+
+/*
  * The objects that depend on column col of the tables of tree, as ALTER
  * COLUMN TYPE finds them in pg_depend, each once, in creation order; the
  * column's defaults, handled apart, are not among them, and a generated
@@ -165,7 +193,7 @@ column_dependents(List *tree, const char *col)
 				 * column's is the expression of a generated column that
 				 * uses this one.
 				 */
-				*object = GetAttrDefaultColumnAddress(dep->objid);
+				*object = attrdef_column(dep->objid);
 				if (object->objectId == relid && object->objectSubId == attnum)
 					continue;
 			}
