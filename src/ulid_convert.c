@@ -17,6 +17,7 @@
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "catalog/dependency.h"
 #include "catalog/index.h"
 #include "catalog/indexing.h"
@@ -37,6 +38,7 @@
 #include "catalog/pg_statistic_ext.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "commands/event_trigger.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
@@ -45,6 +47,9 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "parser/parse_node.h"
+#include "parser/parse_utilcmd.h"
+#include "parser/parser.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -70,13 +75,6 @@
  *	column whose default is such a generator cast to ulid, which is what a
  *	plain ALTER COLUMN ... TYPE ulid does to DEFAULT gen_random_uuid().
  *****************************************************************************/
-
-/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
-#if PG_VERSION_NUM < 160000
-#define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
-#else
-#define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
-#endif
 
 
 /* Whether funcid is core's uuidv7() (PostgreSQL 18 on), either form. */
@@ -175,6 +173,48 @@ column_default(Relation rel, AttrNumber attnum)
 		if (constr->defval[i].adnum == attnum)
 			return stringToNode(constr->defval[i].adbin);
 	return NULL;
+}
+
+/*
+ * The default expression of column attnum of table relid, or NULL, read
+ * from pg_attrdef: the table need not be open, nor locked.
+ */
+Node *
+column_default_of(Oid relid, AttrNumber attnum)
+{
+	Relation	attrdef = table_open(AttrDefaultRelationId, AccessShareLock);
+	ScanKeyData key[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Node	   *result = NULL;
+
+	ScanKeyInit(&key[0], Anum_pg_attrdef_adrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	ScanKeyInit(&key[1], Anum_pg_attrdef_adnum, BTEqualStrategyNumber, F_INT2EQ,
+				Int16GetDatum(attnum));
+	scan = systable_beginscan(attrdef, AttrDefaultIndexId, true, NULL, 2, key);
+	if (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		bool		isnull;
+		Datum		adbin = heap_getattr(tuple, Anum_pg_attrdef_adbin,
+										 RelationGetDescr(attrdef), &isnull);
+
+		if (!isnull)
+			result = stringToNode(TextDatumGetCString(adbin));
+	}
+	systable_endscan(scan);
+	table_close(attrdef, AccessShareLock);
+	return result;
+}
+
+/* default_text() of table relid, which need not be open. */
+char *
+default_text_of(Oid relid, Node *expr)
+{
+	if (expr == NULL)
+		return NULL;
+	return deparse_expression(expr, deparse_context_for(get_rel_name(relid), relid),
+							  false, false);
 }
 
 /* An expression of a column default of rel as pg_get_expr() shows it, or NULL. */
@@ -315,7 +355,8 @@ static const char *const convert_index_query =
 	"	ARRAY(SELECT pg_catalog.format('%I.%I', hns.nspname, hc.relname)\n"
 	"		  FROM pg_catalog.pg_inherits h JOIN pg_catalog.pg_class hc ON hc.oid = h.inhrelid\n"
 	"		  JOIN pg_catalog.pg_namespace hns ON hns.oid = hc.relnamespace\n"
-	"		  WHERE h.inhparent = c.oid) AS children\n"
+	"		  WHERE h.inhparent = c.oid) AS children,\n"
+	"	i.indrelid AS on_table\n"
 	"FROM (SELECT DISTINCT indexrelid FROM mapped) x\n"
 	"JOIN pg_catalog.pg_index i ON i.indexrelid = x.indexrelid\n"
 	"JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid\n"
@@ -332,6 +373,8 @@ static const char *const convert_index_query =
 /* One index that the conversion makes again with ulid's classes. */
 typedef struct ConvertIndex
 {
+	Oid			index;
+	Oid			table;
 	char	   *name;			/* schema-qualified, quoted */
 	bool		partitioned;
 	bool		attached;		/* to a partitioned index: dropped with it */
@@ -369,6 +412,8 @@ convert_indexes(List *relids, const char *col, const char *ext_schema_name, int 
 		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
 
+		result[i].index = DatumGetObjectId(SPI_getbinval(tuple, desc, 1, &isnull));
+		result[i].table = DatumGetObjectId(SPI_getbinval(tuple, desc, 8, &isnull));
 		result[i].name = SPI_getvalue(tuple, desc, 3);
 		result[i].partitioned = DatumGetBool(SPI_getbinval(tuple, desc, 2, &isnull));
 		result[i].attached = DatumGetBool(SPI_getbinval(tuple, desc, 4, &isnull));
@@ -377,6 +422,63 @@ convert_indexes(List *relids, const char *col, const char *ext_schema_name, int 
 		result[i].children = SPI_getbinval(tuple, desc, 7, &isnull);
 	}
 	return result;
+}
+
+/*
+ * The indexes that ulid_convert_column() would drop and make again with
+ * ulid's classes (convert_index_query), for the dry run.
+ */
+List *
+remade_indexes(List *tree, const char *col, Oid fn_oid)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	int			nestlevel = pin_search_path();
+	List	   *result = NIL;
+	ConvertIndex *indexes;
+	int			n;
+
+	SPI_connect();
+	indexes = convert_indexes(tree, col, get_namespace_name(get_func_namespace(fn_oid)), &n);
+	for (int i = 0; i < n; i++)
+	{
+		MemoryContext spi = MemoryContextSwitchTo(outer);
+
+		result = lappend_oid(result, indexes[i].index);
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	AtEOXact_GUC(true, nestlevel);
+	return result;
+}
+
+/*
+ * Make one index again from its definition, as ALTER TABLE makes again the
+ * indexes of a column whose type it changes (ATExecAddIndex() in
+ * tablecmds.c): through DefineIndex() without the privilege checks, so that
+ * an index in a tablespace or schema where the table's owner may no longer
+ * create one comes back where it was, as it would after ALTER TABLE.  A
+ * CREATE INDEX statement would check them.
+ */
+static void
+define_index(Oid table, const char *definition)
+{
+	RawStmt    *raw = linitial_node(RawStmt, raw_parser(definition, RAW_PARSE_DEFAULT));
+	IndexStmt  *stmt = transformIndexStmt(table, castNode(IndexStmt, raw->stmt), definition);
+
+#if PG_VERSION_NUM >= 190000
+	ParseState *pstate = make_parsestate(NULL);
+
+	pstate->p_sourcetext = definition;
+	(void) DefineIndex(pstate, table, stmt, InvalidOid, InvalidOid, InvalidOid, -1,
+					   false, false, true, false, false);
+#elif PG_VERSION_NUM >= 160000
+	(void) DefineIndex(table, stmt, InvalidOid, InvalidOid, InvalidOid, -1,
+					   false, false, true, false, false);
+#else
+	(void) DefineIndex(table, stmt, InvalidOid, InvalidOid, InvalidOid,
+					   false, false, true, false, false);
+#endif
+	CommandCounterIncrement();
 }
 
 /*
@@ -393,7 +495,7 @@ remake_indexes(ConvertIndex *indexes, int n)
 							 GUC_ACTION_SAVE, true, 0, false);
 	for (int i = 0; i < n; i++)
 	{
-		run_alter(indexes[i].definition);
+		define_index(indexes[i].table, indexes[i].definition);
 		if (indexes[i].comment != NULL)
 			run_alter(psprintf("COMMENT ON INDEX %s IS %s", indexes[i].name,
 							   quote_literal_cstr(indexes[i].comment)));
@@ -531,9 +633,10 @@ check_table_column(Oid relid, const char *col, Oid ulid_type)
 
 /*
  * The default of column col of each table of tree, classified before
- * anything changes.  With raise, a default that cannot be converted is an
- * error (the conversion); without, it is returned as UUID_DEFAULT_UNKNOWN
- * (the dry run).
+ * anything changes, from the catalogs (the tables need not be locked).
+ * With raise, a default that cannot be converted is an error (the
+ * conversion); without, it is returned as UUID_DEFAULT_UNKNOWN (the dry
+ * run).
  */
 ConvertTarget *
 classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid ulid_type,
@@ -546,19 +649,18 @@ classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid 
 	foreach(lc, tree)
 	{
 		ConvertTarget *t = &targets[(*ntargets)++];
-		Relation	r = relation_open(lfirst_oid(lc), NoLock);
-		Node	   *expr = column_default(r, get_attnum(RelationGetRelid(r), col));
+		Oid			r = lfirst_oid(lc);
+		Node	   *expr = column_default_of(r, get_attnum(r, col));
 		Node	   *uuid_expr = already_ulid ? under_cast(expr, UUIDOID) : expr;
 
-		if (r->rd_rel->relkind == RELKIND_FOREIGN_TABLE)
+		if (get_rel_relkind(r) == RELKIND_FOREIGN_TABLE)
 			ereport(ERROR,
 					errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					errmsg("cannot convert a column of foreign table \"%s\"",
-						   RelationGetRelationName(r)),
+					errmsg("cannot convert a column of foreign table \"%s\"", get_rel_name(r)),
 					errdetail("It inherits column \"%s\" from \"%s\"; only its local declaration would change.",
 							  col, get_rel_name(relid)));
-		t->relid = RelationGetRelid(r);
-		t->old_default = default_text(r, expr);
+		t->relid = r;
+		t->old_default = default_text_of(r, expr);
 		/* a ulid default that casts no uuid is the column's own: kept */
 		t->kind = expr == NULL ? UUID_DEFAULT_NONE :
 			uuid_expr == NULL ? UUID_DEFAULT_KEEP : classify_uuid_default(uuid_expr, ulid_type);
@@ -568,11 +670,10 @@ classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid 
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					errmsg("cannot convert the default of column \"%s\" of relation \"%s\"",
-						   col, RelationGetRelationName(r)),
+						   col, get_rel_name(r)),
 					errdetail("The default %s is volatile and is not a uuid generator this function knows (gen_random_uuid(), uuidv4(), uuid-ossp's uuid_generate_v1(), _v1mc(), _v4()).",
 							  t->old_default),
 					errhint("Drop the default, convert the column, then set the default it should have, such as gen_ulid()."));
-		relation_close(r, NoLock);
 	}
 	return targets;
 }
@@ -580,6 +681,39 @@ classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid 
 /*****************************************************************************
  *	The conversion and its dry run
  *****************************************************************************/
+
+/*
+ * Refuse what the conversion of column col of relid will not do, or ALTER
+ * TABLE would refuse, reading the tables of its tree and the column's
+ * dependents from the catalogs: only relid need be locked.  Whether the
+ * column is of type ulid already (then only defaults and indexes are
+ * repaired, and ALTER TABLE does not run).
+ */
+static bool
+check_conversion(Oid relid, const char *col, Oid ulid_type)
+{
+	bool		already_ulid = check_table_column(relid, col, ulid_type);
+	List	   *tree = find_all_inheritors(relid, NoLock, NULL);
+	int			ntargets;
+	ListCell   *lc;
+
+	(void) classify_targets(tree, relid, col, already_ulid, ulid_type, true, &ntargets);
+	if (already_ulid)
+		return true;
+	foreach(lc, table_blockers(relid, col))
+	{
+		ConvertBlocker *b = lfirst(lc);
+
+		ereport(ERROR,
+				errcode(b->sqlstate),
+				errmsg_internal("%s", b->message),
+				b->detail != NULL ? errdetail_internal("%s", b->detail) : 0);
+	}
+	foreach(lc, column_dependents(tree, col))
+		if (dependent_blocks(lfirst(lc)))
+			refuse_dependent(lfirst(lc), relid, col);
+	return false;
+}
 
 /*
  * ulid_convert_column(tab, col): convert column col of table tab from uuid to
@@ -591,10 +725,14 @@ classify_targets(List *tree, Oid relid, const char *col, bool already_ulid, Oid 
  * default before and after.
  *
  * Ownership is checked first, with ALTER TABLE's error, so that no one else
- * waits for a lock; then every lock the conversion needs is taken
- * (lock_conversion()); every other check runs under them, before anything
- * changes, and refuses what it cannot do safely: the statements then run
- * with quoted, schema-qualified names.
+ * waits for a lock.  Then the table alone is locked SHARE UPDATE
+ * EXCLUSIVE, which lets reads and writes through but not another
+ * conversion or DDL, and everything the conversion or ALTER TABLE would
+ * refuse is refused (check_conversion()) before any other table is
+ * locked.  Then every lock the conversion needs is taken
+ * (lock_conversion(), in its order: the table's is made ACCESS EXCLUSIVE
+ * there), the checks run again under them, and the statements run with
+ * quoted, schema-qualified names.
  */
 PG_FUNCTION_INFO_V1(ulid_convert_column);
 Datum
@@ -609,36 +747,21 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	List	   *tree;
 	ConvertTarget *targets;
 	int			ntargets;
-	ListCell   *lc;
 	const char *qcol = quote_identifier(col);
 	int			nestlevel;
 
 	InitMaterializedSRF(fcinfo, 0);
 	check_owner(relid);
+	LockRelationOid(relid, ShareUpdateExclusiveLock);
+	(void) check_conversion(relid, col, ulid_type);
 	tree = lock_conversion(relid, col, ulid_type);
-	already_ulid = check_table_column(relid, col, ulid_type);
+	already_ulid = check_conversion(relid, col, ulid_type);
 	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, true, &ntargets);
 
 	if (!already_ulid)
 	{
 		List	   *pubs = tree_publications(relid, tree);
 
-		foreach(lc, column_dependents(tree, col))
-		{
-			ObjectAddress *o = lfirst(lc);
-			char	   *use;
-			char	   *route;
-
-			if (o->classId != PublicationRelRelationId)
-				continue;
-			publication_column_use(o->objectId, col, &use, &route);
-			ereport(ERROR,
-					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					errmsg("cannot convert column \"%s\" of table \"%s\"", col, get_rel_name(relid)),
-					errdetail("%s, and ALTER COLUMN TYPE cannot change a column that a publication's column list or row filter names.",
-							  use),
-					errhint("%s", route));
-		}
 		if (pubs != NIL)
 			ereport(WARNING,
 					errcode(ERRCODE_WARNING),

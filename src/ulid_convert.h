@@ -9,6 +9,7 @@
 #ifndef ULID_CONVERT_H
 #define ULID_CONVERT_H
 
+#include "catalog/objectaddress.h"
 #include "nodes/pg_list.h"
 #include "utils/relcache.h"
 
@@ -42,6 +43,22 @@ typedef struct ConvertLock
 	const char *why;
 } ConvertLock;
 
+/* Something ALTER COLUMN TYPE refuses, with its error. */
+typedef struct ConvertBlocker
+{
+	char	   *object;			/* what, as the dry run names it */
+	int			sqlstate;
+	char	   *message;
+	char	   *detail;			/* or NULL */
+} ConvertBlocker;
+
+/* Whether roleid owns a relation (object_ownercheck() from 16 on). */
+#if PG_VERSION_NUM < 160000
+#define relation_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
+#else
+#define relation_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, relid, roleid)
+#endif
+
 /* The publications that name a table (19 adds those that name it in EXCEPT). */
 #if PG_VERSION_NUM >= 190000
 #define relation_publications(relid) GetRelationIncludedPublications(relid)
@@ -52,7 +69,9 @@ typedef struct ConvertLock
 extern Node *under_cast(Node *expr, Oid type);
 extern UuidDefaultKind classify_uuid_default(Node *expr, Oid ulid_type);
 extern Node *column_default(Relation rel, AttrNumber attnum);
+extern Node *column_default_of(Oid relid, AttrNumber attnum);
 extern char *default_text(Relation rel, Node *expr);
+extern char *default_text_of(Oid relid, Node *expr);
 extern int pin_search_path(void);
 extern Oid extension_ulid_type(Oid fn_oid);
 extern void check_owner(Oid relid);
@@ -61,6 +80,10 @@ extern ConvertTarget *classify_targets(List *tree, Oid relid, const char *col, b
 extern List *column_dependents(List *tree, const char *col);
 extern List *conversion_locks(Oid relid, const char *col, Oid ulid_type, List **tree);
 extern List *lock_conversion(Oid relid, const char *col, Oid ulid_type);
+extern List *table_blockers(Oid relid, const char *col);
+extern bool dependent_blocks(ObjectAddress *o);
+extern void refuse_dependent(ObjectAddress *o, Oid relid, const char *col);
+extern List *remade_indexes(List *tree, const char *col, Oid fn_oid);
 extern char *publication_names(List *pubids);
 extern List *tree_publications(Oid relid, List *tree);
 extern void publication_column_use(Oid prid, const char *col, char **use, char **route);

@@ -194,7 +194,8 @@ report_functions(ReturnSetInfo *rsinfo, int *step, List *tree)
  * keeps as they are (not-null, from 18 on) give no row.
  */
 static void
-report_dependent(ReturnSetInfo *rsinfo, int *step, ObjectAddress *o, const char *col)
+report_dependent(ReturnSetInfo *rsinfo, int *step, ObjectAddress *o, const char *col,
+				 List *remade)
 {
 	char	   *what = getObjectDescription(o, true);
 
@@ -213,8 +214,11 @@ report_dependent(ReturnSetInfo *rsinfo, int *step, ObjectAddress *o, const char 
 							   "a generated column uses the column: ALTER COLUMN TYPE refuses it; drop the generated column, convert, and add it again");
 				else if (relkind == RELKIND_INDEX || relkind == RELKIND_PARTITIONED_INDEX)
 					report_row(rsinfo, step, "rebuild", what,
-							   psprintf("on %s", describe(RelationRelationId,
-														  IndexGetRelation(o->objectId, false))));
+							   psprintf(list_member_oid(remade, o->objectId) ?
+										"on %s, dropped and made again with ulid's operator class" :
+										"on %s",
+										describe(RelationRelationId,
+												 IndexGetRelation(o->objectId, false))));
 				else
 					report_row(rsinfo, step, "rebuild", what, NULL);
 				return;
@@ -302,6 +306,7 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 	List	   *tree;
 	List	   *locks;
 	List	   *dependents;
+	List	   *remade;
 	ConvertTarget *targets;
 	int			ntargets;
 	int			step = 0;
@@ -314,6 +319,7 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 	locks = conversion_locks(relid, col, ulid_type, &tree);
 	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, false, &ntargets);
 	dependents = already_ulid ? NIL : column_dependents(tree, col);
+	remade = remade_indexes(tree, col, fcinfo->flinfo->fn_oid);
 
 	foreach(lc, locks)
 	{
@@ -322,16 +328,18 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 		report_row(rsinfo, &step, "lock", describe(RelationRelationId, lock->relid),
 				   psprintf("ACCESS EXCLUSIVE: %s", lock->why));
 	}
-	foreach(lc, dependents)
-	{
-		ObjectAddress *o = lfirst(lc);
+	if (!already_ulid)
+		foreach(lc, table_blockers(relid, col))
+		{
+			ConvertBlocker *b = lfirst(lc);
 
-		if (o->classId == RewriteRelationId || o->classId == ProcedureRelationId ||
-			o->classId == TriggerRelationId || o->classId == PolicyRelationId ||
-			o->classId == PublicationRelRelationId ||
-			(o->classId == RelationRelationId && o->objectSubId != 0))
-			report_dependent(rsinfo, &step, o, col);
-	}
+			report_row(rsinfo, &step, "blocker", b->object,
+					   psprintf("%s: ALTER COLUMN TYPE refuses it, and so does the conversion, before it locks any other table",
+								b->message));
+		}
+	foreach(lc, dependents)
+		if (dependent_blocks(lfirst(lc)))
+			report_dependent(rsinfo, &step, lfirst(lc), col, remade);
 	for (int i = 0; i < ntargets; i++)
 		if (targets[i].kind == UUID_DEFAULT_UNKNOWN)
 		{
@@ -354,12 +362,7 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 			to = psprintf("%s()", quote_qualified_identifier(get_namespace_name(ext_schema),
 															 "gen_ulid"));
 		else if (targets[i].kind == UUID_DEFAULT_UNCAST)
-		{
-			Relation	r = relation_open(targets[i].relid, NoLock);
-
-			to = default_text(r, targets[i].uncast_expr);
-			relation_close(r, NoLock);
-		}
+			to = default_text_of(targets[i].relid, targets[i].uncast_expr);
 		if (to != NULL)
 			report_row(rsinfo, &step, "default", describe(RelationRelationId, targets[i].relid),
 					   psprintf("%s becomes %s", targets[i].old_default, to));
@@ -369,16 +372,22 @@ ulid_convert_column_dry_run(PG_FUNCTION_ARGS)
 		ObjectAddress *o = lfirst(lc);
 
 		if (o->classId == RelationRelationId && o->objectSubId == 0)
-			report_dependent(rsinfo, &step, o, col);
+			report_dependent(rsinfo, &step, o, col, remade);
 	}
+	/* the repair of a column already ulid makes its indexes with a uuid class again */
+	if (already_ulid)
+		foreach(lc, remade)
+		{
+			ObjectAddress index = {RelationRelationId, lfirst_oid(lc), 0};
+
+			report_dependent(rsinfo, &step, &index, col, remade);
+		}
 	foreach(lc, dependents)
 	{
 		ObjectAddress *o = lfirst(lc);
 
-		if (o->classId != RelationRelationId && o->classId != RewriteRelationId &&
-			o->classId != ProcedureRelationId && o->classId != TriggerRelationId &&
-			o->classId != PolicyRelationId && o->classId != PublicationRelRelationId)
-			report_dependent(rsinfo, &step, o, col);
+		if (o->classId != RelationRelationId && !dependent_blocks(o))
+			report_dependent(rsinfo, &step, o, col, remade);
 	}
 	if (!already_ulid)
 		foreach(lc, tree_publications(relid, tree))

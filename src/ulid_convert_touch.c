@@ -13,6 +13,7 @@
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
+#include "access/sysattr.h"
 #include "access/table.h"
 #include "catalog/dependency.h"
 #include "catalog/index.h"
@@ -26,6 +27,7 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_partitioned_table.h"
 #include "catalog/pg_policy.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_publication.h"
@@ -66,15 +68,21 @@
  *	them are the foreign keys at either end of the column, which it drops and
  *	adds again: that locks the table at the other end ACCESS EXCLUSIVE when
  *	ALTER TABLE reaches it, after the column's own indexes are rebuilt, and
- *	checks each foreign key again with a scan of its referencing table.
+ *	checks each foreign key again with a scan of its referencing table.  A
+ *	key that references a partitioned table has a constraint (and triggers)
+ *	for each partition, and a partitioned referencing table one for each of
+ *	its partitions, so those partitions are locked too; a table that
+ *	inherits from the one at the other end (plain inheritance) has no part
+ *	in the key, and ALTER TABLE never locks it.  Nor does the conversion.
  *
  *	Left to ALTER TABLE, a conversion would hold the table while it waits
  *	for a referencing table that an application transaction holds, one
  *	that then reads the table: a deadlock, found after deadlock_timeout, in
  *	which either may be rolled back.  So the conversion takes every lock it
- *	will need before it changes anything, in one order: the referencing
- *	tables, then the table and its partitions (parents before their
- *	partitions, as ALTER TABLE and every query lock them), then the
+ *	will need before it changes anything (after its own table's SHARE UPDATE
+ *	EXCLUSIVE, under which it refuses what it must), in one order: the
+ *	referencing tables, then the table and its partitions (parents before
+ *	their partitions, as ALTER TABLE and every query lock them), then the
  *	referenced tables, each group by partition depth, then OID.  That is
  *	the order in which an application's write to a referencing table takes
  *	them (its table, then the referenced one for the foreign key check), so
@@ -110,9 +118,38 @@ object_cmp(const ListCell *a, const ListCell *b)
 }
 
 /*
+ * The column whose default (or generation expression) is pg_attrdef row
+ * attrdefoid: core's GetAttrDefaultColumnAddress(), which PGlite does not
+ * export.
+ */
+static ObjectAddress
+attrdef_column(Oid attrdefoid)
+{
+	Relation	attrdef = table_open(AttrDefaultRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	ObjectAddress result = InvalidObjectAddress;
+
+	ScanKeyInit(&key, Anum_pg_attrdef_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(attrdefoid));
+	scan = systable_beginscan(attrdef, AttrDefaultOidIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_attrdef def = (Form_pg_attrdef) GETSTRUCT(tuple);
+
+		ObjectAddressSubSet(result, RelationRelationId, def->adrelid, def->adnum);
+	}
+	systable_endscan(scan);
+	table_close(attrdef, AccessShareLock);
+	return result;
+}
+
+/*
  * The objects that depend on column col of the tables of tree, as ALTER
  * COLUMN TYPE finds them in pg_depend, each once, in creation order; the
- * column's defaults, handled apart, are not among them.
+ * column's defaults, handled apart, are not among them, and a generated
+ * column's expression that uses the column is given as that column.
  */
 List *
 column_dependents(List *tree, const char *col)
@@ -145,22 +182,30 @@ column_dependents(List *tree, const char *col)
 			ListCell   *seen;
 			bool		known = false;
 
-			if (dep->classid == AttrDefaultRelationId)
-				continue;
-			foreach(seen, result)
-			{
-				ObjectAddress *o = lfirst(seen);
-
-				known |= o->classId == dep->classid && o->objectId == dep->objid &&
-					o->objectSubId == dep->objsubid;
-			}
-			if (known)
-				continue;
 			object = palloc(sizeof(ObjectAddress));
 			object->classId = dep->classid;
 			object->objectId = dep->objid;
 			object->objectSubId = dep->objsubid;
-			result = lappend(result, object);
+			if (dep->classid == AttrDefaultRelationId)
+			{
+				/*
+				 * The column's own default is handled apart; another
+				 * column's is the expression of a generated column that
+				 * uses this one.
+				 */
+				*object = attrdef_column(dep->objid);
+				if (object->objectId == relid && object->objectSubId == attnum)
+					continue;
+			}
+			foreach(seen, result)
+			{
+				ObjectAddress *o = lfirst(seen);
+
+				known |= o->classId == object->classId && o->objectId == object->objectId &&
+					o->objectSubId == object->objectSubId;
+			}
+			if (!known)
+				result = lappend(result, object);
 		}
 		systable_endscan(scan);
 	}
@@ -181,29 +226,61 @@ convert_lock_cmp(const ListCell *a, const ListCell *b)
 	return x->relid < y->relid ? -1 : x->relid > y->relid ? 1 : 0;
 }
 
-/* Add relid and the tables that inherit from it to *locks, once each. */
+/*
+ * Add relid to *locks once, unless it is in skip.  Only relid: a foreign
+ * key does not reach the tables that inherit from its table (plain
+ * inheritance), and each partition a key does reach has a constraint of its
+ * own on the column, which adds it.
+ */
 static void
 add_lock(List **locks, List *skip, Oid relid, const char *why)
 {
-	ListCell   *lc;
+	ListCell   *l;
+	ConvertLock *lock;
 
-	foreach(lc, find_all_inheritors(relid, NoLock, NULL))
+	if (list_member_oid(skip, relid))
+		return;
+	foreach(l, *locks)
+		if (((ConvertLock *) lfirst(l))->relid == relid)
+			return;
+	lock = palloc(sizeof(ConvertLock));
+	lock->relid = relid;
+	lock->depth = get_rel_relispartition(relid) ? list_length(get_partition_ancestors(relid)) : 0;
+	lock->why = why;
+	*locks = lappend(*locks, lock);
+}
+
+static char *
+relation_description(Oid relid)
+{
+	ObjectAddress object = {RelationRelationId, relid, 0};
+
+	return getObjectDescription(&object, false);
+}
+
+/*
+ * The table that the foreign key con references as its user declared it:
+ * a key that references a partitioned table has a constraint for each of
+ * its partitions (conparentid leading up to the declared one), whose
+ * triggers ALTER TABLE drops and makes again.
+ */
+static Oid
+key_referenced_root(Form_pg_constraint con)
+{
+	Oid			result = con->confrelid;
+	Oid			parent = con->conparentid;
+
+	while (OidIsValid(parent))
 	{
-		Oid			r = lfirst_oid(lc);
-		ListCell   *l;
-		bool		known = list_member_oid(skip, r);
-		ConvertLock *lock;
+		HeapTuple	tuple = SearchSysCache1(CONSTROID, ObjectIdGetDatum(parent));
 
-		foreach(l, *locks)
-			known |= ((ConvertLock *) lfirst(l))->relid == r;
-		if (known)
-			continue;
-		lock = palloc(sizeof(ConvertLock));
-		lock->relid = r;
-		lock->depth = get_rel_relispartition(r) ? list_length(get_partition_ancestors(r)) : 0;
-		lock->why = why;
-		*locks = lappend(*locks, lock);
+		if (!HeapTupleIsValid(tuple))
+			break;
+		result = ((Form_pg_constraint) GETSTRUCT(tuple))->confrelid;
+		parent = ((Form_pg_constraint) GETSTRUCT(tuple))->conparentid;
+		ReleaseSysCache(tuple);
 	}
+	return result;
 }
 
 /*
@@ -243,8 +320,14 @@ conversion_locks(Oid relid, const char *col, Oid ulid_type, List **tree)
 				add_lock(&referencing, *tree, con->conrelid,
 						 "its foreign key references the column");
 			else if (!list_member_oid(*tree, con->confrelid))
+			{
+				Oid			top = key_referenced_root(con);
+
 				add_lock(&referenced, *tree, con->confrelid,
-						 "the column's foreign key references it");
+						 top == con->confrelid ? "the column's foreign key references it" :
+						 psprintf("a partition of %s, which the column's foreign key references",
+								  relation_description(top)));
+			}
 			ReleaseSysCache(tuple);
 		}
 	list_sort(referencing, convert_lock_cmp);
@@ -307,6 +390,229 @@ lock_conversion(Oid relid, const char *col, Oid ulid_type)
 			return tree;
 	}
 }
+/*****************************************************************************
+ *	What ALTER COLUMN TYPE refuses
+ *
+ *	The conversion refuses what ALTER TABLE would refuse before it locks
+ *	any table but its own (ulid_convert_column()), and the dry run reports
+ *	the same as blockers.  So it reads the tables of the tree and the
+ *	column's dependents from the catalogs without locking them, as
+ *	find_all_inheritors(..., NoLock) and pg_depend give them, and never
+ *	opens them; the checks run again once everything is locked.  ALTER
+ *	TABLE finds each of these after it has locked the whole tree (the
+ *	dependents and the tables that use the row type later still), so the
+ *	conversion refuses with its words.
+ *****************************************************************************/
+
+/* Whether the partition key of partitioned table relid uses column attnum. */
+static bool
+partition_key_uses(Oid relid, AttrNumber attnum)
+{
+	HeapTuple	tuple = SearchSysCache1(PARTRELID, ObjectIdGetDatum(relid));
+	Form_pg_partitioned_table form;
+	bool		uses = false;
+	bool		isnull;
+	Datum		exprs;
+
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	form = (Form_pg_partitioned_table) GETSTRUCT(tuple);
+	for (int i = 0; i < form->partnatts; i++)
+		uses |= form->partattrs.values[i] == attnum;
+	exprs = SysCacheGetAttr(PARTRELID, tuple, Anum_pg_partitioned_table_partexprs, &isnull);
+	if (!isnull)
+	{
+		Bitmapset  *attrs = NULL;
+
+		pull_varattnos(stringToNode(TextDatumGetCString(exprs)), 1, &attrs);
+		uses |= bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, attrs);
+	}
+	ReleaseSysCache(tuple);
+	return uses;
+}
+
+/*
+ * A column of a table (or materialized view) that stores type typid, a
+ * table's row type, directly or inside an array, domain, range or
+ * composite type, as "table.column"; or NULL.  ALTER COLUMN TYPE refuses to
+ * change a table whose row type is stored (core's
+ * find_composite_type_dependencies(), which this follows).
+ */
+static char *
+row_type_user(Oid typid)
+{
+	Relation	depend = table_open(DependRelationId, AccessShareLock);
+	ScanKeyData key[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	char	   *result = NULL;
+
+	ScanKeyInit(&key[0], Anum_pg_depend_refclassid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(TypeRelationId));
+	ScanKeyInit(&key[1], Anum_pg_depend_refobjid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(typid));
+	scan = systable_beginscan(depend, DependReferenceIndexId, true, NULL, 2, key);
+	while (result == NULL && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_depend dep = (Form_pg_depend) GETSTRUCT(tuple);
+		char		relkind;
+
+		if (dep->classid == TypeRelationId)
+			result = row_type_user(dep->objid);
+		if (dep->classid != RelationRelationId || dep->objsubid <= 0)
+			continue;
+		relkind = get_rel_relkind(dep->objid);
+		if (relkind == RELKIND_RELATION || relkind == RELKIND_MATVIEW ||
+			relkind == RELKIND_PARTITIONED_TABLE)
+			result = psprintf("%s.%s", get_rel_name(dep->objid),
+							  get_attname(dep->objid, dep->objsubid, false));
+		else if (OidIsValid(get_rel_type_id(dep->objid)))
+			result = row_type_user(get_rel_type_id(dep->objid));
+	}
+	systable_endscan(scan);
+	table_close(depend, AccessShareLock);
+	return result;
+}
+
+static ConvertBlocker *
+make_blocker(ObjectAddress *object, int sqlstate, char *message, char *detail)
+{
+	ConvertBlocker *b = palloc(sizeof(ConvertBlocker));
+
+	b->object = getObjectDescription(object, false);
+	b->sqlstate = sqlstate;
+	b->message = message;
+	b->detail = detail;
+	return b;
+}
+
+/*
+ * What ALTER COLUMN TYPE refuses in the tables of relid's tree, changing
+ * column col: a typed table; a column of a partition key (of the table or
+ * of a partitioned partition); a column that a table of the tree inherits
+ * from a table outside it too; a table whose row type another table
+ * stores; a table of the tree that the caller does not own (ALTER TABLE
+ * checks each one it recurses into).  Core's errors, one blocker each.
+ */
+List *
+table_blockers(Oid relid, const char *col)
+{
+	List	   *numparents;
+	List	   *tree = find_all_inheritors(relid, NoLock, &numparents);
+	List	   *result = NIL;
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	ListCell   *lt;
+	ListCell   *ln;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		ObjectAddress table = {RelationRelationId, relid, 0};
+
+		if (OidIsValid(((Form_pg_class) GETSTRUCT(tuple))->reloftype))
+			result = lappend(result, make_blocker(&table, ERRCODE_WRONG_OBJECT_TYPE,
+												  pstrdup("cannot alter column type of typed table"),
+												  NULL));
+		ReleaseSysCache(tuple);
+	}
+	forboth(lt, tree, ln, numparents)
+	{
+		Oid			r = lfirst_oid(lt);
+		AttrNumber	attnum = get_attnum(r, col);
+		ObjectAddress column = {RelationRelationId, r, attnum};
+		ObjectAddress table = {RelationRelationId, r, 0};
+		char	   *user;
+
+		if (attnum == InvalidAttrNumber)
+			continue;
+		if (r != relid && !relation_ownercheck(r, GetUserId()))
+			result = lappend(result,
+							 make_blocker(&table, ERRCODE_INSUFFICIENT_PRIVILEGE,
+										  psprintf("must be owner of %s %s",
+												   get_rel_relkind(r) == RELKIND_FOREIGN_TABLE ?
+												   "foreign table" : "table", get_rel_name(r)),
+										  NULL));
+		tuple = SearchSysCacheAttName(r, col);
+		if (HeapTupleIsValid(tuple))
+		{
+			if (r != relid && ((Form_pg_attribute) GETSTRUCT(tuple))->attinhcount > lfirst_int(ln))
+				result = lappend(result,
+								 make_blocker(&column, ERRCODE_INVALID_TABLE_DEFINITION,
+											  psprintf("cannot alter inherited column \"%s\" of relation \"%s\"",
+													   col, get_rel_name(r)),
+											  psprintf("Table \"%s\" inherits the column from a table outside the tree of \"%s\" too.",
+													   get_rel_name(r), get_rel_name(relid))));
+			ReleaseSysCache(tuple);
+		}
+		if (get_rel_relkind(r) == RELKIND_PARTITIONED_TABLE && partition_key_uses(r, attnum))
+			result = lappend(result,
+							 make_blocker(&column, ERRCODE_INVALID_TABLE_DEFINITION,
+										  psprintf("cannot alter column \"%s\" because it is part of the partition key of relation \"%s\"",
+												   col, get_rel_name(r)),
+										  NULL));
+		if ((user = row_type_user(get_rel_type_id(r))) != NULL)
+			result = lappend(result,
+							 make_blocker(&table, ERRCODE_FEATURE_NOT_SUPPORTED,
+										  psprintf("cannot alter table \"%s\" because column \"%s\" uses its row type",
+												   get_rel_name(r), user),
+										  NULL));
+	}
+	return result;
+}
+
+/*
+ * Whether a dependent of the column (column_dependents()) makes ALTER
+ * COLUMN TYPE refuse it: a view or rule, a trigger, a policy, a function's
+ * SQL-standard body, a generated column, a publication's column list or
+ * row filter.
+ */
+bool
+dependent_blocks(ObjectAddress *o)
+{
+	return o->classId == RewriteRelationId || o->classId == ProcedureRelationId ||
+		o->classId == TriggerRelationId || o->classId == PolicyRelationId ||
+		o->classId == PublicationRelRelationId ||
+		(o->classId == RelationRelationId && o->objectSubId != 0);
+}
+
+/*
+ * Refuse the conversion of column col of relid for a dependent that
+ * blocks it (dependent_blocks()), with ALTER TABLE's words; for a
+ * publication, with the statements that convert it.
+ */
+void
+refuse_dependent(ObjectAddress *o, Oid relid, const char *col)
+{
+	char	   *what = getObjectDescription(o, false);
+
+	if (o->classId == PublicationRelRelationId)
+	{
+		char	   *use;
+		char	   *route;
+
+		publication_column_use(o->objectId, col, &use, &route);
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("cannot convert column \"%s\" of table \"%s\"", col, get_rel_name(relid)),
+				errdetail("%s, and ALTER COLUMN TYPE cannot change a column that a publication's column list or row filter names.",
+						  use),
+				errhint("%s", route));
+	}
+	if (o->classId == RelationRelationId)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("cannot alter type of a column used by a generated column"),
+				errdetail("Column \"%s\" is used by generated column \"%s\".", col,
+						  get_attname(o->objectId, o->objectSubId, false)));
+	ereport(ERROR,
+			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			errmsg("cannot alter type of a column used %s",
+				   o->classId == RewriteRelationId ? "by a view or rule" :
+				   o->classId == TriggerRelationId ? "in a trigger definition" :
+				   o->classId == PolicyRelationId ? "in a policy definition" :
+				   "by a function or procedure"),
+			errdetail("%s depends on column \"%s\"", what, col));
+}
+
 /*****************************************************************************
  *	Publications
  *

@@ -8,6 +8,10 @@ CREATE EXTENSION IF NOT EXISTS ulid;
 CREATE EXTENSION IF NOT EXISTS "uuid-ossp";
 RESET client_min_messages;
 \i test/sql/include/plan_has.sql
+-- Before each conversion, pg_temp.dry_run_check() holds its dry run against
+-- what it then does (in a subtransaction rolled back): 'agrees', or what
+-- one said and the other did not.
+\i test/sql/include/convert_check.sql
 
 --
 -- The safe path
@@ -23,6 +27,7 @@ CREATE TABLE conv_before AS SELECT * FROM conv;
 SELECT pg_relation_filenode('conv') AS filenode_before \gset
 
 -- One row per table converted: its default before and after.
+SELECT * FROM pg_temp.dry_run_check('conv', 'id');
 SELECT * FROM ulid_convert_column('conv', 'id');
 SELECT format_type(atttypid, atttypmod) AS type, attnotnull FROM pg_attribute
 WHERE attrelid = 'conv'::regclass AND attname = 'id';
@@ -50,6 +55,7 @@ SELECT count(*) AS new_rows,
 	bool_and(ulid_time(id) BETWEEN now() - interval '1 minute' AND clock_timestamp()) AS current_time
 FROM conv WHERE name LIKE 'new %';
 -- Again: nothing left to do.
+SELECT * FROM pg_temp.dry_run_check('conv', 'id');
 SELECT * FROM ulid_convert_column('conv', 'id');
 
 -- No default stays no default; a constant is converted with the column, and
@@ -60,8 +66,11 @@ CREATE TABLE conv_kinds (
 	derived uuid DEFAULT md5('ulid')::uuid,
 	n int
 );
+SELECT * FROM pg_temp.dry_run_check('conv_kinds', 'plain');
 SELECT * FROM ulid_convert_column('conv_kinds', 'plain');
+SELECT * FROM pg_temp.dry_run_check('conv_kinds', 'fixed');
 SELECT * FROM ulid_convert_column('conv_kinds', 'fixed');
+SELECT * FROM pg_temp.dry_run_check('conv_kinds', 'derived');
 SELECT * FROM ulid_convert_column('conv_kinds', 'derived');
 INSERT INTO conv_kinds (n) VALUES (1) RETURNING plain, fixed, fixed::uuid, derived::uuid = md5('ulid')::uuid AS same_value;
 
@@ -70,8 +79,11 @@ INSERT INTO conv_kinds (n) VALUES (1) RETURNING plain, fixed, fixed::uuid, deriv
 CREATE FUNCTION conv_new_uuid() RETURNS uuid LANGUAGE sql VOLATILE AS 'SELECT gen_random_uuid()';
 CREATE TABLE conv_ossp (v1 uuid DEFAULT uuid_generate_v1(), v4 uuid DEFAULT uuid_generate_v4(),
 	own uuid DEFAULT conv_new_uuid());
+SELECT * FROM pg_temp.dry_run_check('conv_ossp', 'v1');
 SELECT * FROM ulid_convert_column('conv_ossp', 'v1');
+SELECT * FROM pg_temp.dry_run_check('conv_ossp', 'v4');
 SELECT * FROM ulid_convert_column('conv_ossp', 'v4');
+SELECT * FROM pg_temp.dry_run_check('conv_ossp', 'own');
 SELECT * FROM ulid_convert_column('conv_ossp', 'own');
 SELECT format_type(atttypid, atttypmod) AS own_still FROM pg_attribute
 WHERE attrelid = 'conv_ossp'::regclass AND attname = 'own';
@@ -80,8 +92,11 @@ WHERE attrelid = 'conv_ossp'::regclass AND attname = 'own';
 -- implicit cast) keeps it: the conversion drops the cast.
 CREATE TABLE conv_ulidgen (a uuid DEFAULT gen_ulid(), b uuid DEFAULT gen_ulid_v7(),
 	c uuid DEFAULT gen_monotonic_ulid()::uuid);
+SELECT * FROM pg_temp.dry_run_check('conv_ulidgen', 'a');
 SELECT * FROM ulid_convert_column('conv_ulidgen', 'a');
+SELECT * FROM pg_temp.dry_run_check('conv_ulidgen', 'b');
 SELECT * FROM ulid_convert_column('conv_ulidgen', 'b');
+SELECT * FROM pg_temp.dry_run_check('conv_ulidgen', 'c');
 SELECT * FROM ulid_convert_column('conv_ulidgen', 'c');
 INSERT INTO conv_ulidgen DEFAULT VALUES
 RETURNING ulid_time(a) > now() - interval '1 minute' AS a_now, ulid_time(b) > now() - interval '1 minute' AS b_now,
@@ -97,6 +112,7 @@ CREATE TABLE conv_parts_3 PARTITION OF conv_parts FOR VALUES IN (3) PARTITION BY
 CREATE TABLE conv_parts_3a PARTITION OF conv_parts_3 FOR VALUES IN (3);
 INSERT INTO conv_parts (k) VALUES (1), (2), (3);
 CREATE TABLE conv_parts_before AS SELECT * FROM conv_parts;
+SELECT * FROM pg_temp.dry_run_check('conv_parts', 'id');
 SELECT * FROM ulid_convert_column('conv_parts', 'id') ORDER BY relation::text;
 SELECT count(*) AS same_bytes FROM conv_parts p JOIN conv_parts_before b ON p.id::uuid = b.id AND p.k = b.k;
 INSERT INTO conv_parts (k) VALUES (1), (2), (3)
@@ -105,6 +121,7 @@ RETURNING tableoid::regclass, ulid_time(id) > now() - interval '1 minute' AS cur
 -- Plain inheritance likewise.
 CREATE TABLE conv_inh (id uuid DEFAULT gen_random_uuid());
 CREATE TABLE conv_inh_child (extra int) INHERITS (conv_inh);
+SELECT * FROM pg_temp.dry_run_check('conv_inh', 'id');
 SELECT * FROM ulid_convert_column('conv_inh', 'id') ORDER BY relation::text;
 
 -- Names are quoted, and gen_ulid() and ulid are qualified with the
@@ -175,12 +192,19 @@ END $$;
 SELECT * FROM pg_temp.conv_ix_classes();
 SELECT column_name, (pg_temp.conv_ix_serves(column_name, 'conv_ix_' || substr(column_name, 4))).*
 FROM unnest(ARRAY['by_btree', 'by_hash', 'by_minmax', 'by_multi', 'by_bloom', 'by_gist', 'by_gin']) column_name;
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_btree');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_btree');
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_hash');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_hash');
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_minmax');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_minmax');
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_multi');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_multi');
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_bloom');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_bloom');
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_gist');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_gist');
+SELECT * FROM pg_temp.dry_run_check('conv_ix', 'by_gin');
 SELECT relation FROM ulid_convert_column('conv_ix', 'by_gin');
 ANALYZE conv_ix;
 SELECT * FROM pg_temp.conv_ix_classes();
@@ -214,6 +238,7 @@ LANGUAGE sql AS $$
 	ORDER BY i.indexrelid::regclass::text COLLATE "C"
 $$;
 SELECT * FROM pg_temp.conv_px_indexes();
+SELECT * FROM pg_temp.dry_run_check('conv_px', 'id');
 SELECT * FROM ulid_convert_column('conv_px', 'id');
 SELECT * FROM pg_temp.conv_px_indexes();
 SET enable_seqscan = off;
@@ -231,6 +256,7 @@ FROM generate_series(1, 2000) g;
 CREATE INDEX conv_rep_bloom ON conv_rep USING brin (id uuid_bloom_ops) WITH (pages_per_range = 2);
 ALTER TABLE conv_rep ALTER COLUMN id TYPE ulid;
 SELECT regexp_replace(pg_get_indexdef('conv_rep_bloom'::regclass), '^.* USING ', '') AS after_alter;
+SELECT * FROM pg_temp.dry_run_check('conv_rep', 'id');
 SELECT * FROM ulid_convert_column('conv_rep', 'id');
 SELECT regexp_replace(pg_get_indexdef('conv_rep_bloom'::regclass), '^.* USING ', '') AS after_repair;
 SET enable_seqscan = off;
@@ -244,6 +270,7 @@ DROP TABLE conv_rep;
 CREATE TABLE conv_two (a uuid, b uuid);
 INSERT INTO conv_two SELECT u, u FROM (SELECT gen_ulid()::uuid AS u FROM generate_series(1, 100)) s;
 CREATE INDEX conv_two_bloom ON conv_two USING brin (a uuid_bloom_ops, b uuid_bloom_ops);
+SELECT * FROM pg_temp.dry_run_check('conv_two', 'a');
 SELECT c.relation, c.old_default FROM unnest('{a,b}'::name[]) col, ulid_convert_column('conv_two', col) c;
 SELECT regexp_replace(pg_get_indexdef('conv_two_bloom'::regclass), '^.* USING ', '') AS definition;
 DROP TABLE conv_two;
@@ -257,6 +284,7 @@ CREATE TABLE conv_ts (id uuid);
 CREATE INDEX conv_ts_default ON conv_ts USING brin (id uuid_bloom_ops);
 CREATE INDEX conv_ts_own ON conv_ts USING brin (id uuid_minmax_multi_ops) TABLESPACE regress_conv_space;
 SET default_tablespace = regress_conv_space;
+SELECT * FROM pg_temp.dry_run_check('conv_ts', 'id');
 SELECT relation FROM ulid_convert_column('conv_ts', 'id');
 RESET default_tablespace;
 SELECT c.relname, coalesce(t.spcname, '(the database''s default)') AS tablespace, o.opcname
@@ -275,6 +303,7 @@ ALTER TABLE conv_plain ALTER COLUMN id TYPE ulid;
 -- Other DDL on the table does not repeat it.
 ALTER TABLE conv_plain ADD COLUMN n int, ALTER COLUMN note SET DEFAULT 'x';
 -- ulid_convert_column() repairs it.
+SELECT * FROM pg_temp.dry_run_check('conv_plain', 'id');
 SELECT * FROM ulid_convert_column('conv_plain', 'id');
 
 CREATE TABLE conv_warn_create (id ulid DEFAULT gen_random_uuid());
@@ -304,7 +333,9 @@ CREATE TABLE conv_warn_own (id ulid DEFAULT uuid_generate_v4()) INHERITS (conv_w
 DROP TABLE conv_warn_child, conv_warn_own;
 -- The hint's call works on either: the partition alone, or the parent with
 -- its partitions.
+SELECT * FROM pg_temp.dry_run_check('conv_warn_parts_1', 'id');
 SELECT * FROM ulid_convert_column('conv_warn_parts_1', 'id');
+SELECT * FROM pg_temp.dry_run_check('conv_warn_parts', 'id');
 SELECT * FROM ulid_convert_column('conv_warn_parts', 'id');
 
 -- No warning for a proper default, a constant, or no default.
@@ -389,6 +420,17 @@ RESET ROLE;
 SELECT state, message FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_refused', 'used')$$);
 SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('conv_keyed', 'id')$$);
 \x off
+-- The dry run refuses each the same way, or shows a blocker.
+SELECT t::regclass AS "table", c AS "column", (pg_temp.dry_run_check(t::regclass, c)).outcome
+FROM (VALUES ('conv_refused', 't'), ('conv_refused', 'd'), ('conv_refused', 'a'),
+	('conv_refused', 'nope'), ('conv_refused', 'ctid'), ('conv_refused', 'g'), ('conv_refused', 'odd'),
+	('conv_refused_view', 'id'), ('conv_refused_matview', 'id'), ('conv_refused_pkey', 'id'),
+	('conv_refused_foreign', 'id'), ('conv_refused_parts_1a', 'id'), ('conv_refused_inh_child', 'id'),
+	('conv_refused', 'used'), ('conv_keyed', 'id')) v(t, c)
+ORDER BY t, c;
+SET ROLE regress_conv_other;
+SELECT * FROM pg_temp.dry_run_check('conv_refused', 'id');
+RESET ROLE;
 -- Nothing changed, not even the default dropped before the refused ALTER.
 SELECT attname, format_type(atttypid, atttypmod), pg_get_expr(adbin, adrelid)
 FROM pg_attribute LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum
@@ -407,10 +449,12 @@ CREATE TABLE conv_fk (id int PRIMARY KEY, pk uuid REFERENCES conv_pk);
 INSERT INTO conv_pk SELECT FROM generate_series(1, 10);
 INSERT INTO conv_fk SELECT row_number() OVER (), id FROM conv_pk;
 -- The referenced key first: uuid references ulid.
+SELECT * FROM pg_temp.dry_run_check('conv_pk', 'id');
 SELECT * FROM ulid_convert_column('conv_pk', 'id');
 SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk VALUES (100, gen_random_uuid())$$);
 SELECT count(*) AS rows_referencing FROM conv_fk f JOIN conv_pk p ON p.id = f.pk;
 -- Then the referencing column: ulid references ulid.
+SELECT * FROM pg_temp.dry_run_check('conv_fk', 'pk');
 SELECT * FROM ulid_convert_column('conv_fk', 'pk');
 SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk VALUES (100, gen_ulid())$$);
 -- The other way round: a ulid column referencing a uuid key.
@@ -418,6 +462,7 @@ CREATE TABLE conv_pk2 (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
 CREATE TABLE conv_fk2 (id int PRIMARY KEY, pk uuid REFERENCES conv_pk2);
 INSERT INTO conv_pk2 SELECT FROM generate_series(1, 10);
 INSERT INTO conv_fk2 SELECT row_number() OVER (), id FROM conv_pk2;
+SELECT * FROM pg_temp.dry_run_check('conv_fk2', 'pk');
 SELECT * FROM ulid_convert_column('conv_fk2', 'pk');
 SELECT state, message FROM pg_temp.refusal($$INSERT INTO conv_fk2 VALUES (100, gen_ulid())$$);
 SELECT count(*) AS rows_referencing FROM conv_fk2 f JOIN conv_pk2 p ON p.id = f.pk;
@@ -484,6 +529,7 @@ RESET ROLE;
 -- warns that subscribers convert first.
 --
 
+SELECT * FROM pg_temp.dry_run_check('cv_parent', 'id');
 DROP VIEW cv_view;
 DROP FUNCTION cv_atomic();
 SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('cv_parent', 'id')$$);
@@ -491,6 +537,7 @@ SELECT * FROM pg_temp.refusal($$SELECT ulid_convert_column('cv_child', 'pid')$$)
 -- The hint's route, in one transaction: the column list comes back as it was.
 BEGIN;
 ALTER PUBLICATION cv_pub_cols DROP TABLE cv_parent;
+SELECT * FROM pg_temp.dry_run_check('cv_parent', 'id');
 SELECT * FROM ulid_convert_column('cv_parent', 'id');
 ALTER PUBLICATION cv_pub_cols ADD TABLE cv_parent (id, name);
 COMMIT;
@@ -500,9 +547,11 @@ SELECT id, id::uuid, pg_typeof(id) FROM cv_parent;
 -- The referencing tables are converted, with their foreign keys.  A row
 -- filter can name only columns of built-in types: the filter on cv_child's
 -- column must go, or be written without it.
+SELECT * FROM pg_temp.dry_run_check('cv_pchild', 'pid');
 SELECT * FROM ulid_convert_column('cv_pchild', 'pid');
 BEGIN;
 ALTER PUBLICATION cv_pub_id_filter DROP TABLE cv_child;
+SELECT * FROM pg_temp.dry_run_check('cv_child', 'pid');
 SELECT * FROM ulid_convert_column('cv_child', 'pid');
 SAVEPOINT filter;
 ALTER PUBLICATION cv_pub_id_filter ADD TABLE cv_child WHERE (pid IS NOT NULL);
@@ -511,6 +560,7 @@ ALTER PUBLICATION cv_pub_id_filter ADD TABLE cv_child WHERE (cid > 0);
 COMMIT;
 SELECT pubname, rowfilter FROM pg_publication_tables WHERE tablename = 'cv_child';
 -- A NOT VALID foreign key stays NOT VALID: it was not checked, nor now.
+SELECT * FROM pg_temp.dry_run_check('cv_child_nv', 'pid');
 SELECT * FROM ulid_convert_column('cv_child_nv', 'pid');
 SELECT conrelid::regclass, conname, convalidated FROM pg_constraint
 WHERE contype = 'f' AND conrelid::regclass::text LIKE 'cv\_%' ORDER BY 1, 2;
