@@ -618,7 +618,10 @@ BEGIN
 		hex := time_hex OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||)
 			pg_catalog.substr(r, 19, 8);
 	END IF;
-	PERFORM pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
 END
 $$;
@@ -699,7 +702,10 @@ BEGIN
 				OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
 		END IF;
 	END IF;
-	PERFORM pg_catalog.set_config('ulid.last_monotonic', hex, false);
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_monotonic', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
 END
 $$;
@@ -1556,9 +1562,102 @@ WHERE pg_catalog.to_regprocedure('pgtle."ulid--1.2--1.3.sql"()') IS NULL
 				WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) '1.2');
 
 -- The update from 1.3, where 1.3 or 1.2 is registered (1.2 takes the path
--- above first): the key table and the functions of public ids under it, as
--- a fresh 1.4 has them; nothing else changes.
+-- above first): the generators as 1.4 has them, then the key table and the
+-- functions of public ids under it; nothing else changes.
 SELECT pgtle.install_update_path('ulid', '1.3', '1.4', $_pgtle_$
+-- The generators record their state by assignment, not PERFORM, so that
+-- auto_explain logs no plan holding the id they make.
+CREATE OR REPLACE FUNCTION ulid_generate_packed(ms pg_catalog.int8)
+RETURNS ulid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+	time_hex pg_catalog.text := pg_catalog.lpad(pg_catalog.to_hex(ms), 12, '0');
+	r pg_catalog.text := pg_catalog.replace(pg_catalog.gen_random_uuid()::pg_catalog.text, '-', '');
+	last pg_catalog.text := pg_catalog.current_setting('ulid.last_gen_ulid', true);
+	counter pg_catalog.int4;
+	hex pg_catalog.text;
+BEGIN
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
+	IF pg_catalog.left(last, 12) OPERATOR(pg_catalog.=) time_hex AND
+		pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		counter := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
+		IF counter OPERATOR(pg_catalog.<) 65535 THEN
+			hex := time_hex OPERATOR(pg_catalog.||)
+				pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 4);
+		END IF;
+	END IF;
+	IF hex IS NULL THEN
+		hex := time_hex OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 19, 8);
+	END IF;
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
+END
+$$;
+
+CREATE OR REPLACE FUNCTION gen_monotonic_ulid()
+RETURNS ulid
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+	now_ms pg_catalog.int8 := @extschema@.ulid_time_ms(pg_catalog.clock_timestamp());
+	r pg_catalog.text := pg_catalog.replace(pg_catalog.gen_random_uuid()::pg_catalog.text, '-', '');
+	last pg_catalog.text := pg_catalog.current_setting('ulid.last_monotonic', true);
+	last_ms pg_catalog.int8;
+	hi pg_catalog.int8;			-- the first 20 random bits
+	lo pg_catalog.int8;			-- the last 60
+	hex pg_catalog.text;
+BEGIN
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
+	IF pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		last_ms := ('x0000' OPERATOR(pg_catalog.||) pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+		-- Later than the clock: not a value this function wrote (but for the
+		-- step into the next millisecond below, once in 2^80 ids), so absent.
+		IF last_ms OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8) THEN
+			last_ms := NULL;
+		END IF;
+	END IF;
+	IF last_ms IS NULL OR now_ms OPERATOR(pg_catalog.>) last_ms THEN
+		hex := pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0') OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
+	ELSE
+		hi := ('x00000000000' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
+		lo := ('x0' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
+		IF lo OPERATOR(pg_catalog.<) 1152921504606846975::pg_catalog.int8 THEN		-- 2^60 - 1
+			lo := lo OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+		ELSIF hi OPERATOR(pg_catalog.<) 1048575::pg_catalog.int8 THEN				-- 2^20 - 1
+			hi := hi OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+			lo := 0;
+		ELSIF last_ms OPERATOR(pg_catalog.<) 281474976710655::pg_catalog.int8 THEN	-- the last millisecond
+			last_ms := last_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+			hi := NULL;
+		ELSE
+			RAISE EXCEPTION USING
+				ERRCODE = 'sequence_generator_limit_exceeded',
+				MESSAGE = 'no ulid is greater than the last one generated',
+				DETAIL = 'The last ulid generated is the largest possible value.';
+		END IF;
+		IF hi IS NULL THEN
+			hex := pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
+		ELSE
+			hex := pg_catalog.left(last, 12) OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0')
+				OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
+		END IF;
+	END IF;
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_monotonic', hex, false);
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
+END
+$$;
+
 --
 -- Public ids under a key the database holds
 --
