@@ -21,17 +21,25 @@
 #      session set and that they could not have written; 4b. ulid_encrypt
 #      and ulid_decrypt (AES-128 through pgcrypto, wherever it is, and an
 #      error without it), ulid_from_objectid and ulid_to_objectid: each
-#      result and error the native's, FIPS-197's and OpenSSL's;
+#      result and error the native's, FIPS-197's and OpenSSL's; 4c. the
+#      one-argument forms and ulid_decrypt_all under the edition's key table:
+#      the native two-argument results under the same key, rotation, the
+#      catalog, a role that is not the owner; 4d. an application role's
+#      lookups with everything logged: no key and no ulid in the log or in
+#      pg_stat_statements;
 #   5. pg_dump of a database using the edition restores into the native
-#      server (without pg_tle's entries), and a native one into the managed
-#      server, and back, every value, index and partition intact (amcheck);
+#      server (without pg_tle's entries and the edition's keys), and a
+#      native one into the managed server, and back, every value, index and
+#      partition intact (amcheck); the edition's dump into the edition keeps
+#      its keys;
 #   6. docs/managed.md's pg_tle blocks run on the managed server;
-#   7. the update from the edition's 1.2 (tle/ulid--1.2.sql, as released)
-#      through the path tle/ulid.sql registers: the same functions as a
-#      fresh 1.3, the five new ones giving 4b's results, every row and index
-#      kept; 7b. a database owner's planted operators and functions, and
-#      encrypt() and decrypt() beside pgcrypto's or in front of it, never
-#      run;
+#   7. the updates from the edition's 1.2 and 1.3 (tle/ulid--1.2.sql and
+#      tle/ulid--1.3.sql, as released) through the paths tle/ulid.sql
+#      registers: the same functions, key table and privileges as a fresh
+#      1.4, 4b's results, every row and index kept; 7b. a database owner's
+#      planted operators and functions, and pgcrypto's names beside its
+#      functions or in front of them, never run, not even in the functions
+#      that run as the owner when she calls them;
 #   8. once the "provider" installs the native extension's files, pg_tle
 #      refuses to register the edition, and the in-place switch to the
 #      native extension keeps every value and index.
@@ -1020,6 +1028,12 @@ for my $where ([ 'the log', $log ], [ 'pg_stat_statements', $statements ])
 	  or diag('found the ulids of totals ' . join(', ', map { $_->[0] } @found));
 }
 ok(index($log, $bound_key) >= 0, 'the contrast: 1.3\'s recipe put its bound key in the log');
+# A limit docs/managed.md states: auto_explain prints a plan after its
+# statement, where the edition's PL/pgSQL ulid_out cannot run, so a plan with
+# a ulid constant fails.
+like(($managed->psql('logged', q{SELECT total FROM orders WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'}))[2],
+	qr/cannot execute SQL without an outer snapshot or portal/,
+	'a known limit: under auto_explain, a statement whose plan holds a ulid constant fails');
 # What the application read.
 is( $managed->safe_psql('logged', qq{
 	SELECT total FROM orders WHERE id = ulid_decrypt('$public');
