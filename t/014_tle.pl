@@ -801,6 +801,31 @@ is( $managed->safe_psql('vals', q{
 		qr/vals_hash.*Index Cond: \(id = ulid_decrypt\(\$1\)\).*vals_hash.*Index Cond: \(id = ANY \(ulid_decrypt_all\(\$1\)\)\).*\n321\z/s,
 		'generic plans: a lookup by ulid_decrypt($1) or ulid_decrypt_all($1) uses the index, and finds the row');
 }
+# Against the native one-argument functions, where the native extension
+# installed has them: its key file holds the edition's keys, the current
+# first, and both servers give the same public ids, the same ids back under
+# each key, and the same catalog entries but for what makes the edition's
+# SECURITY DEFINER.
+SKIP:
+{
+	skip 'the native extension installed has no ulid_encrypt(ulid)', 3
+	  unless $native->safe_psql('vals', q{SELECT to_regprocedure('ulid_encrypt(ulid)') IS NOT NULL}) eq 't';
+	my $file = $native->data_dir . '/public_id_keys';
+	PostgreSQL::Test::Utils::append_to_file($file, "$key_2\n$keys[3]\n");
+	chmod 0600, $file;
+	$native->append_conf('postgresql.conf', "ulid.public_id_key_file = '$file'");
+	$native->reload;
+	is($native->safe_psql('vals', $enc_1), $managed->safe_psql('vals', $enc_1),
+		'ulid_encrypt(id) of the 10,000 values: the native ulid_encrypt(id) under the same key');
+	my $all = qq{SELECT md5(string_agg(ulid_decrypt_all(ulid_encrypt(id, '\\x$keys[3]'::bytea))::text, ' ' ORDER BY n)) FROM vals WHERE n <= 1000};
+	is($native->safe_psql('vals', $all), $managed->safe_psql('vals', $all),
+		'ulid_decrypt_all of 1,000 public ids of the previous key: the native\'s, key by key');
+	my $entries = q{SELECT string_agg(concat_ws(' ', p.oid::regprocedure, pg_get_function_arguments(p.oid),
+			pg_get_function_result(p.oid), p.provolatile, p.proisstrict, p.proparallel), E'\n' ORDER BY p.oid::regprocedure::text)
+		FROM pg_proc p WHERE p.proname IN ('ulid_encrypt', 'ulid_decrypt', 'ulid_decrypt_all') AND p.pronargs = 1};
+	is($managed->safe_psql('vals', $entries), $native->safe_psql('vals', $entries),
+		'the three functions: argument names, results, volatility, strictness and parallel safety, the native\'s');
+}
 is($managed->safe_psql('vals', 'SELECT ulid_public_id_key_drop_previous(); SELECT count(*) FROM ulid_public_id_keys'),
 	"1\n1", 'ulid_public_id_key_drop_previous: drops the previous key, keeps the current');
 is( $managed->safe_psql('vals', q{
