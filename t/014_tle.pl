@@ -1161,6 +1161,16 @@ my $dumps = PostgreSQL::Test::Utils::tempdir('dumps');
 # pg_restore leaves those entries out, by a list (docs/managed.md).
 $managed->command_ok([ 'pg_dump', '-Fc', '-f', "$dumps/managed.dump", '-d', $managed->connstr('shop') ],
 	'pg_dump of the database with the edition');
+# A role that reads every table but the keys cannot dump the database
+# whole, only without the keys' rows (docs/managed.md).  GRANT ... ON ALL
+# TABLES includes the key table, so the grant is taken back from it.
+$managed->safe_psql('shop', 'GRANT SELECT ON ALL TABLES IN SCHEMA public TO app; REVOKE ALL ON ulid_public_id_keys FROM app');
+$managed->command_fails_like([ 'pg_dump', '-f', "$dumps/app.sql", '-d', $managed->connstr('shop') . ' user=app' ],
+	qr/permission denied for table ulid_public_id_keys/, 'pg_dump by a role that may not read the keys fails');
+$managed->command_ok(
+	[ 'pg_dump', '--exclude-table-data=ulid_public_id_keys', '-f', "$dumps/app.sql", '-d', $managed->connstr('shop') . ' user=app' ],
+	'pg_dump --exclude-table-data=ulid_public_id_keys by that role works');
+ok(slurp_file("$dumps/app.sql") !~ /COPY public\.ulid_public_id_keys/, 'and its dump has no keys');
 $native->safe_psql('postgres', 'CREATE DATABASE shop_all');
 $native->command_fails_like(
 	[ 'pg_restore', '--exit-on-error', '-d', $native->connstr('shop_all'), "$dumps/managed.dump" ],
