@@ -801,6 +801,13 @@ is( $managed->safe_psql('vals', q{
 		qr/vals_hash.*Index Cond: \(id = ulid_decrypt\(\$1\)\).*vals_hash.*Index Cond: \(id = ANY \(ulid_decrypt_all\(\$1\)\)\).*\n321\z/s,
 		'generic plans: a lookup by ulid_decrypt($1) or ulid_decrypt_all($1) uses the index, and finds the row');
 }
+# PARALLEL SAFE, and so: in parallel workers, as their owner there too.
+like( $managed->safe_psql('vals', q{
+	SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+	SET max_parallel_workers_per_gather = 2;
+	EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE ulid_decrypt(ulid_encrypt(id)) = id AND (ulid_decrypt_all(p))[2] = id) FROM public_1;
+	SELECT count(*) FILTER (WHERE ulid_decrypt(ulid_encrypt(id)) = id AND (ulid_decrypt_all(p))[2] = id) FROM public_1}),
+	qr/Gather.*Parallel Seq Scan on public_1.*\n1000\z/s, 'in a parallel plan, each worker encrypts and decrypts under the keys');
 # Against the native one-argument functions, where the native extension
 # installed has them: its key file holds the edition's keys, the current
 # first, and both servers give the same public ids, the same ids back under
