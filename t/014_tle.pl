@@ -1062,12 +1062,17 @@ for my $where ([ 'the log', $log ], [ 'pg_stat_statements', $statements ])
 	  or diag('found the ulids of totals ' . join(', ', map { $_->[0] } @found));
 }
 ok(index($log, $bound_key) >= 0, 'the contrast: 1.3\'s recipe put its bound key in the log');
-# A limit docs/managed.md states: auto_explain prints a plan after its
-# statement, where the edition's PL/pgSQL ulid_out cannot run, so a plan with
-# a ulid constant fails.
-like(($managed->psql('logged', q{SELECT total FROM orders WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'}))[2],
-	qr/cannot execute SQL without an outer snapshot or portal/,
-	'a known limit: under auto_explain, a statement whose plan holds a ulid constant fails');
+# A limit docs/managed.md states for 15: auto_explain prints a plan after
+# its statement, where the edition's PL/pgSQL ulid_out cannot run, so a plan
+# with a ulid constant fails.  (Not verified on other majors.)
+SKIP:
+{
+	skip 'the auto_explain limit is stated for PostgreSQL 15', 1
+	  unless $managed->safe_psql('logged', 'SELECT current_setting(\'server_version_num\')::int / 10000') eq '15';
+	like(($managed->psql('logged', q{SELECT total FROM orders WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'}))[2],
+		qr/cannot execute SQL without an outer snapshot or portal/,
+		'a known limit: under auto_explain, a statement whose plan holds a ulid constant fails');
+}
 # What the application read.
 is( $managed->safe_psql('logged', qq{
 	SELECT total FROM orders WHERE id = ulid_decrypt('$public');
