@@ -23,21 +23,24 @@
  * core's byteacmp and sorts with bytea_sortsupport, and the hash class hashes
  * with hashvarlena, all of which read exactly those 16 bytes (see the
  * operator classes below).  ulid_encrypt() and ulid_decrypt() call
- * pgcrypto's AES, and need pgcrypto in the database, in any schema.
+ * pgcrypto's AES, and need pgcrypto in the database, in any schema; their
+ * one-argument forms and ulid_decrypt_all() take the key from a table of the
+ * extension that only its owner reads (pg_tle can read no file and define no
+ * setting, where the native reads its keys from a file a setting names).
  *
  * pg_tle refuses to register a name for which the server has a control file
  * ("control file already exists for the ulid extension", SQLSTATE 55000):
  * where the native extension is installed, use it instead.
  */
 
--- Version 1.3, the default: registered with its full script where the
+-- Version 1.4, the default: registered with its full script where the
 -- edition is new to the database, added beside the versions there are
--- otherwise; nothing where 1.3 is registered already, so that the file can
+-- otherwise; nothing where 1.4 is registered already, so that the file can
 -- be run again.
 SELECT CASE WHEN EXISTS (SELECT FROM pgtle.available_extensions() e
 						 WHERE e.name OPERATOR(pg_catalog.=) 'ulid')
-	THEN pgtle.install_extension_version_sql('ulid', '1.3', s.script)
-	ELSE pgtle.install_extension('ulid', '1.3',
+	THEN pgtle.install_extension_version_sql('ulid', '1.4', s.script)
+	ELSE pgtle.install_extension('ulid', '1.4',
 		-- The extension's comment: the native's, word for word, as pg_dump
 		-- writes it into dumps that either edition may restore.
 		'ULID type: 128-bit, time-ordered identifiers in Crockford Base32',
@@ -615,7 +618,10 @@ BEGIN
 		hex := time_hex OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||)
 			pg_catalog.substr(r, 19, 8);
 	END IF;
-	PERFORM pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
 END
 $$;
@@ -696,7 +702,10 @@ BEGIN
 				OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
 		END IF;
 	END IF;
-	PERFORM pg_catalog.set_config('ulid.last_monotonic', hex, false);
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_monotonic', hex, false);
 	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
 END
 $$;
@@ -891,6 +900,300 @@ COMMENT ON FUNCTION ulid_to_objectid(ulid) IS
 'the 24 hexadecimal digits of the MongoDB ObjectId a ulid was made from by ulid_from_objectid';
 
 --
+-- Public ids under a key the database holds
+--
+
+-- ulid_encrypt(id), ulid_decrypt(public_id) and ulid_decrypt_all(public_id)
+-- are the two-argument functions' cipher under a key that never travels in
+-- SQL.  The native extension reads its keys from a file named by a setting;
+-- pg_tle can do neither (no file access, no C setting), so the edition keeps
+-- them in a table of its own that only the role that created the extension
+-- can read or write (and superusers, and members of pg_read_all_data or
+-- pg_write_all_data).  The three functions are SECURITY DEFINER, running as
+-- that role with search_path pg_catalog, pg_temp, and any role may call
+-- them; ulid_public_id_key_rotate() makes a key inside the server,
+-- ulid_public_id_key_import(key) brings one that exists (it travels once, in
+-- that call), ulid_public_id_key_drop_previous() forgets all but the
+-- current.  The newest generation is the current key; the others are
+-- previous keys, tried newest first by ulid_decrypt_all().
+--
+-- Nothing another role sees carries a key or an id: auto_explain logs the
+-- plans of the statements these bodies run (log_nested_statements), with
+-- each parameter's value inlined as a constant, so no statement here is
+-- given a key or the ulid of a public id.  Each reads the key from the
+-- table in the same statement that calls pgcrypto, and ulid_decrypt's ulid
+-- is made in that statement too, never passed to another.  ulid_encrypt
+-- cannot give pgcrypto the id without passing it, so it passes the id
+-- masked: a first statement enciphers a random nonce, E(nonce), the body
+-- XORs the id with it (an expression PL/pgSQL evaluates without a plan),
+-- and a second statement computes AES-CBC of the masked id with E(nonce),
+-- computed again there, as its IV: E(id XOR E(nonce) XOR E(nonce)) = E(id),
+-- the public id.  A log shows the nonce and the masked id, which without
+-- the key tell nothing of the id.
+--
+-- The table is a configuration table of the extension: pg_dump writes its
+-- rows (so a restored database decrypts the public ids it had), and so a
+-- dump holds the keys, readable by whoever can read the dump file.  Its
+-- statistics (ANALYZE) are in pg_statistic, which only a superuser reads;
+-- pg_stats shows a column only to roles that may read it.
+CREATE TABLE ulid_public_id_keys (
+	generation pg_catalog.int4 PRIMARY KEY,
+	key pg_catalog.bytea NOT NULL CHECK (pg_catalog.length(key) OPERATOR(pg_catalog.=) 16),
+	created pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+
+COMMENT ON TABLE ulid_public_id_keys IS
+'the keys of ulid_encrypt(id), ulid_decrypt(public_id) and ulid_decrypt_all(public_id): the newest generation current, the others previous; readable by the extension''s owner alone';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ulid_public_id_keys', '');
+
+CREATE FUNCTION ulid_encrypt(id ulid)
+RETURNS pg_catalog.uuid
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	nonce pg_catalog.bytea := pg_catalog.uuid_send(pg_catalog.gen_random_uuid());
+	generation pg_catalog.int4;
+	pad pg_catalog.bytea;
+	masked pg_catalog.bytea;
+	block pg_catalog.bytea;
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_encrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	-- The current key's generation and E(nonce).
+	EXECUTE pg_catalog.format('SELECT k.generation, %I.encrypt($1, k.key, ''aes-ecb/pad:none''::pg_catalog.text)
+		FROM @extschema@.ulid_public_id_keys k ORDER BY k.generation DESC LIMIT 1', crypto)
+		INTO generation, pad USING nonce;
+	IF generation IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = 'no key for public ids is configured',
+			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
+	END IF;
+	-- id XOR E(nonce), as two 64-bit halves.
+	masked := pg_catalog.decode(
+		pg_catalog.lpad(pg_catalog.to_hex(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(id::pg_catalog.bytea, 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
+			OPERATOR(pg_catalog.#)
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pad, 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8), 16, '0')
+		OPERATOR(pg_catalog.||)
+		pg_catalog.lpad(pg_catalog.to_hex(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(id::pg_catalog.bytea, 9, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
+			OPERATOR(pg_catalog.#)
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pad, 9, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8), 16, '0'),
+		'hex');
+	-- E(masked XOR E(nonce)) = E(id), under the same key.
+	EXECUTE pg_catalog.format('SELECT %1$I.encrypt_iv($1, k.key, %1$I.encrypt($2, k.key, ''aes-ecb/pad:none''::pg_catalog.text),
+			''aes-cbc/pad:none''::pg_catalog.text)
+		FROM @extschema@.ulid_public_id_keys k WHERE k.generation OPERATOR(pg_catalog.=) $3', crypto)
+		INTO block USING masked, nonce, generation;
+	RETURN pg_catalog.encode(block, 'hex')::pg_catalog.uuid;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_encrypt(ulid) IS
+'the public id of a ulid under the current key of ulid_public_id_keys: ulid_encrypt(id, key) with a key that no statement carries';
+
+CREATE FUNCTION ulid_decrypt(public_id pg_catalog.uuid)
+RETURNS ulid
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	id @extschema@.ulid;
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_decrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	-- The ulid is made in the statement that deciphers it.
+	EXECUTE pg_catalog.format('SELECT @extschema@.ulid_from_bytea(%I.decrypt(pg_catalog.uuid_send($1), k.key,
+			''aes-ecb/pad:none''::pg_catalog.text))
+		FROM @extschema@.ulid_public_id_keys k ORDER BY k.generation DESC LIMIT 1', crypto)
+		INTO id USING public_id;
+	IF id IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = 'no key for public ids is configured',
+			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
+	END IF;
+	RETURN id;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_decrypt(pg_catalog.uuid) IS
+'the ulid of a public id made by ulid_encrypt(id) under the current key of ulid_public_id_keys';
+
+CREATE FUNCTION ulid_decrypt_all(public_id pg_catalog.uuid)
+RETURNS ulid[]
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	ids @extschema@.ulid[];
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_decrypt_all is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	EXECUTE pg_catalog.format('SELECT pg_catalog.array_agg(@extschema@.ulid_from_bytea(%I.decrypt(pg_catalog.uuid_send($1), k.key,
+			''aes-ecb/pad:none''::pg_catalog.text)) ORDER BY k.generation DESC)
+		FROM @extschema@.ulid_public_id_keys k', crypto)
+		INTO ids USING public_id;
+	IF ids IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = 'no key for public ids is configured',
+			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
+	END IF;
+	RETURN ids;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_decrypt_all(pg_catalog.uuid) IS
+'the ulids of a public id under each key of ulid_public_id_keys, the current first: for lookups while keys rotate';
+
+-- The owner's functions.  They run as their caller (the key table's
+-- privileges decide) and only the owner may call them.  Each takes the
+-- table's lock first, so that generations are numbered one at a time.
+
+-- A new key made inside the server (pgcrypto's gen_random_bytes, in the
+-- statement that stores it), now current; the current one becomes
+-- previous.  Returns its generation.
+CREATE FUNCTION ulid_public_id_key_rotate()
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	made pg_catalog.int4;
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_public_id_key_rotate is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	LOCK TABLE @extschema@.ulid_public_id_keys IN SHARE ROW EXCLUSIVE MODE;
+	EXECUTE pg_catalog.format('INSERT INTO @extschema@.ulid_public_id_keys (generation, key)
+		SELECT COALESCE(pg_catalog.max(k.generation), 0) OPERATOR(pg_catalog.+) 1, %I.gen_random_bytes(16)
+		FROM @extschema@.ulid_public_id_keys k RETURNING generation', crypto)
+		INTO made;
+	RETURN made;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_public_id_key_rotate() IS
+'makes a random key for public ids in the server, current from now on, the current one previous; returns its generation (owner only)';
+
+-- A key that exists (the application's key of ulid_encrypt(id, key), or one
+-- from the native extension's key file), now current; a key held already
+-- moves to current.  The key travels in this call's statement, once:
+-- log_statement and auto_explain show it there as they show any parameter.
+-- Inside, its statements are planned generically, so that their plans show
+-- $1, not the key.
+CREATE FUNCTION ulid_public_id_key_import(key pg_catalog.bytea)
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+	made pg_catalog.int4;
+BEGIN
+	IF pg_catalog.length(ulid_public_id_key_import.key) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_parameter_value',
+			MESSAGE = pg_catalog.format('key must be 16 bytes, not %s', pg_catalog.length(ulid_public_id_key_import.key)),
+			DETAIL = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+	END IF;
+	LOCK TABLE @extschema@.ulid_public_id_keys IN SHARE ROW EXCLUSIVE MODE;
+	DELETE FROM @extschema@.ulid_public_id_keys k WHERE k.key OPERATOR(pg_catalog.=) ulid_public_id_key_import.key;
+	INSERT INTO @extschema@.ulid_public_id_keys (generation, key)
+		SELECT COALESCE(pg_catalog.max(k.generation), 0) OPERATOR(pg_catalog.+) 1, ulid_public_id_key_import.key
+		FROM @extschema@.ulid_public_id_keys k
+		RETURNING generation INTO made;
+	RETURN made;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_public_id_key_import(pg_catalog.bytea) IS
+'makes a 16-byte key the current key for public ids, the current one previous; returns its generation (owner only; the key is in this statement)';
+
+-- Forgets the previous keys: public ids made under them no longer resolve.
+CREATE FUNCTION ulid_public_id_key_drop_previous()
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	dropped pg_catalog.int4;
+BEGIN
+	LOCK TABLE @extschema@.ulid_public_id_keys IN SHARE ROW EXCLUSIVE MODE;
+	DELETE FROM @extschema@.ulid_public_id_keys k
+	WHERE k.generation OPERATOR(pg_catalog.<) (SELECT pg_catalog.max(c.generation) FROM @extschema@.ulid_public_id_keys c);
+	GET DIAGNOSTICS dropped = ROW_COUNT;
+	RETURN dropped;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_public_id_key_drop_previous() IS
+'forgets every key for public ids but the current one; returns how many (owner only)';
+
+-- Only the owner reads and writes the keys and calls the functions that
+-- change them: no privilege for PUBLIC, nor for a role that default
+-- privileges (ALTER DEFAULT PRIVILEGES) granted one as they were made.
+REVOKE ALL ON TABLE ulid_public_id_keys FROM PUBLIC;
+REVOKE ALL ON FUNCTION ulid_public_id_key_rotate() FROM PUBLIC;
+REVOKE ALL ON FUNCTION ulid_public_id_key_import(pg_catalog.bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION ulid_public_id_key_drop_previous() FROM PUBLIC;
+DO $$
+DECLARE
+	grant_ record;
+BEGIN
+	FOR grant_ IN
+		SELECT DISTINCT 'TABLE @extschema@.ulid_public_id_keys' AS object, a.grantee
+		FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+		WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.ulid_public_id_keys'::pg_catalog.regclass
+			AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+		UNION
+		SELECT DISTINCT 'FUNCTION ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text, a.grantee
+		FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+		WHERE p.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ulid_public_id_key_rotate()',
+				'@extschema@.ulid_public_id_key_import(pg_catalog.bytea)',
+				'@extschema@.ulid_public_id_key_drop_previous()']::pg_catalog.regprocedure[])
+			AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+	LOOP
+		EXECUTE pg_catalog.format('REVOKE ALL ON %s FROM %s', grant_.object,
+			CASE WHEN grant_.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+				ELSE pg_catalog.quote_ident(grant_.grantee::pg_catalog.regrole::pg_catalog.text) END);
+	END LOOP;
+END
+$$;
+
+--
 -- Descriptions (shown by \df+, \do+, \dT+, \dC+ and \dAc+)
 --
 
@@ -928,7 +1231,7 @@ COMMENT ON OPERATOR FAMILY ulid_hash_ops USING hash IS 'hash operator family of 
 
 $_pgtle_$::pg_catalog.text AS script) s
 WHERE NOT EXISTS (SELECT FROM pgtle.available_extension_versions() v
-				  WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) '1.3');
+				  WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) '1.4');
 
 -- The update from 1.2 (ALTER EXTENSION ulid UPDATE), where 1.2 is
 -- registered: the functions whose bodies changed, as 1.3 has them, every
@@ -1258,4 +1561,399 @@ WHERE pg_catalog.to_regprocedure('pgtle."ulid--1.2--1.3.sql"()') IS NULL
 	AND EXISTS (SELECT FROM pgtle.available_extension_versions() v
 				WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) '1.2');
 
-SELECT pgtle.set_default_version('ulid', '1.3');
+-- The update from 1.3, where 1.3 or 1.2 is registered (1.2 takes the path
+-- above first): the generators as 1.4 has them, then the key table and the
+-- functions of public ids under it; nothing else changes.
+SELECT pgtle.install_update_path('ulid', '1.3', '1.4', $_pgtle_$
+-- The generators record their state by assignment, not PERFORM, so that
+-- auto_explain logs no plan holding the id they make.
+CREATE OR REPLACE FUNCTION ulid_generate_packed(ms pg_catalog.int8)
+RETURNS ulid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $$
+DECLARE
+	time_hex pg_catalog.text := pg_catalog.lpad(pg_catalog.to_hex(ms), 12, '0');
+	r pg_catalog.text := pg_catalog.replace(pg_catalog.gen_random_uuid()::pg_catalog.text, '-', '');
+	last pg_catalog.text := pg_catalog.current_setting('ulid.last_gen_ulid', true);
+	counter pg_catalog.int4;
+	hex pg_catalog.text;
+BEGIN
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
+	IF pg_catalog.left(last, 12) OPERATOR(pg_catalog.=) time_hex AND
+		pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		counter := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 4))::pg_catalog.bit(16)::pg_catalog.int4;
+		IF counter OPERATOR(pg_catalog.<) 65535 THEN
+			hex := time_hex OPERATOR(pg_catalog.||)
+				pg_catalog.lpad(pg_catalog.to_hex(counter OPERATOR(pg_catalog.+) 1), 4, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 4);
+		END IF;
+	END IF;
+	IF hex IS NULL THEN
+		hex := time_hex OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 19, 8);
+	END IF;
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_gen_ulid', hex, false);
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
+END
+$$;
+
+CREATE OR REPLACE FUNCTION gen_monotonic_ulid()
+RETURNS ulid
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+DECLARE
+	now_ms pg_catalog.int8 := @extschema@.ulid_time_ms(pg_catalog.clock_timestamp());
+	r pg_catalog.text := pg_catalog.replace(pg_catalog.gen_random_uuid()::pg_catalog.text, '-', '');
+	last pg_catalog.text := pg_catalog.current_setting('ulid.last_monotonic', true);
+	last_ms pg_catalog.int8;
+	hi pg_catalog.int8;			-- the first 20 random bits
+	lo pg_catalog.int8;			-- the last 60
+	hex pg_catalog.text;
+BEGIN
+	-- (32 lower-case hexadecimal digits: rtrim() of them leaves nothing)
+	IF pg_catalog.length(last) OPERATOR(pg_catalog.=) 32 AND
+		pg_catalog.rtrim(last, '0123456789abcdef') OPERATOR(pg_catalog.=) '' THEN
+		last_ms := ('x0000' OPERATOR(pg_catalog.||) pg_catalog.left(last, 12))::pg_catalog.bit(64)::pg_catalog.int8;
+		-- Later than the clock: not a value this function wrote (but for the
+		-- step into the next millisecond below, once in 2^80 ids), so absent.
+		IF last_ms OPERATOR(pg_catalog.>) (now_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8) THEN
+			last_ms := NULL;
+		END IF;
+	END IF;
+	IF last_ms IS NULL OR now_ms OPERATOR(pg_catalog.>) last_ms THEN
+		hex := pg_catalog.lpad(pg_catalog.to_hex(now_ms), 12, '0') OPERATOR(pg_catalog.||)
+			pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
+	ELSE
+		hi := ('x00000000000' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 13, 5))::pg_catalog.bit(64)::pg_catalog.int8;
+		lo := ('x0' OPERATOR(pg_catalog.||) pg_catalog.substr(last, 18, 15))::pg_catalog.bit(64)::pg_catalog.int8;
+		IF lo OPERATOR(pg_catalog.<) 1152921504606846975::pg_catalog.int8 THEN		-- 2^60 - 1
+			lo := lo OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+		ELSIF hi OPERATOR(pg_catalog.<) 1048575::pg_catalog.int8 THEN				-- 2^20 - 1
+			hi := hi OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+			lo := 0;
+		ELSIF last_ms OPERATOR(pg_catalog.<) 281474976710655::pg_catalog.int8 THEN	-- the last millisecond
+			last_ms := last_ms OPERATOR(pg_catalog.+) 1::pg_catalog.int8;
+			hi := NULL;
+		ELSE
+			RAISE EXCEPTION USING
+				ERRCODE = 'sequence_generator_limit_exceeded',
+				MESSAGE = 'no ulid is greater than the last one generated',
+				DETAIL = 'The last ulid generated is the largest possible value.';
+		END IF;
+		IF hi IS NULL THEN
+			hex := pg_catalog.lpad(pg_catalog.to_hex(last_ms), 12, '0') OPERATOR(pg_catalog.||)
+				pg_catalog.substr(r, 1, 12) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 19, 8);
+		ELSE
+			hex := pg_catalog.left(last, 12) OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(hi), 5, '0')
+				OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 15, '0');
+		END IF;
+	END IF;
+	-- An assignment, not PERFORM: PL/pgSQL evaluates it without a plan,
+	-- where PERFORM's would be logged by auto_explain (nested statements)
+	-- with the new id in it.
+	last := pg_catalog.set_config('ulid.last_monotonic', hex, false);
+	RETURN @extschema@.ulid_from_bytea(pg_catalog.decode(hex, 'hex'));
+END
+$$;
+
+--
+-- Public ids under a key the database holds
+--
+
+-- ulid_encrypt(id), ulid_decrypt(public_id) and ulid_decrypt_all(public_id)
+-- are the two-argument functions' cipher under a key that never travels in
+-- SQL.  The native extension reads its keys from a file named by a setting;
+-- pg_tle can do neither (no file access, no C setting), so the edition keeps
+-- them in a table of its own that only the role that created the extension
+-- can read or write (and superusers, and members of pg_read_all_data or
+-- pg_write_all_data).  The three functions are SECURITY DEFINER, running as
+-- that role with search_path pg_catalog, pg_temp, and any role may call
+-- them; ulid_public_id_key_rotate() makes a key inside the server,
+-- ulid_public_id_key_import(key) brings one that exists (it travels once, in
+-- that call), ulid_public_id_key_drop_previous() forgets all but the
+-- current.  The newest generation is the current key; the others are
+-- previous keys, tried newest first by ulid_decrypt_all().
+--
+-- Nothing another role sees carries a key or an id: auto_explain logs the
+-- plans of the statements these bodies run (log_nested_statements), with
+-- each parameter's value inlined as a constant, so no statement here is
+-- given a key or the ulid of a public id.  Each reads the key from the
+-- table in the same statement that calls pgcrypto, and ulid_decrypt's ulid
+-- is made in that statement too, never passed to another.  ulid_encrypt
+-- cannot give pgcrypto the id without passing it, so it passes the id
+-- masked: a first statement enciphers a random nonce, E(nonce), the body
+-- XORs the id with it (an expression PL/pgSQL evaluates without a plan),
+-- and a second statement computes AES-CBC of the masked id with E(nonce),
+-- computed again there, as its IV: E(id XOR E(nonce) XOR E(nonce)) = E(id),
+-- the public id.  A log shows the nonce and the masked id, which without
+-- the key tell nothing of the id.
+--
+-- The table is a configuration table of the extension: pg_dump writes its
+-- rows (so a restored database decrypts the public ids it had), and so a
+-- dump holds the keys, readable by whoever can read the dump file.  Its
+-- statistics (ANALYZE) are in pg_statistic, which only a superuser reads;
+-- pg_stats shows a column only to roles that may read it.
+CREATE TABLE ulid_public_id_keys (
+	generation pg_catalog.int4 PRIMARY KEY,
+	key pg_catalog.bytea NOT NULL CHECK (pg_catalog.length(key) OPERATOR(pg_catalog.=) 16),
+	created pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+
+COMMENT ON TABLE ulid_public_id_keys IS
+'the keys of ulid_encrypt(id), ulid_decrypt(public_id) and ulid_decrypt_all(public_id): the newest generation current, the others previous; readable by the extension''s owner alone';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.ulid_public_id_keys', '');
+
+CREATE FUNCTION ulid_encrypt(id ulid)
+RETURNS pg_catalog.uuid
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	nonce pg_catalog.bytea := pg_catalog.uuid_send(pg_catalog.gen_random_uuid());
+	generation pg_catalog.int4;
+	pad pg_catalog.bytea;
+	masked pg_catalog.bytea;
+	block pg_catalog.bytea;
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_encrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	-- The current key's generation and E(nonce).
+	EXECUTE pg_catalog.format('SELECT k.generation, %I.encrypt($1, k.key, ''aes-ecb/pad:none''::pg_catalog.text)
+		FROM @extschema@.ulid_public_id_keys k ORDER BY k.generation DESC LIMIT 1', crypto)
+		INTO generation, pad USING nonce;
+	IF generation IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = 'no key for public ids is configured',
+			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
+	END IF;
+	-- id XOR E(nonce), as two 64-bit halves.
+	masked := pg_catalog.decode(
+		pg_catalog.lpad(pg_catalog.to_hex(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(id::pg_catalog.bytea, 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
+			OPERATOR(pg_catalog.#)
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pad, 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8), 16, '0')
+		OPERATOR(pg_catalog.||)
+		pg_catalog.lpad(pg_catalog.to_hex(
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(id::pg_catalog.bytea, 9, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
+			OPERATOR(pg_catalog.#)
+			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pad, 9, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8), 16, '0'),
+		'hex');
+	-- E(masked XOR E(nonce)) = E(id), under the same key.
+	EXECUTE pg_catalog.format('SELECT %1$I.encrypt_iv($1, k.key, %1$I.encrypt($2, k.key, ''aes-ecb/pad:none''::pg_catalog.text),
+			''aes-cbc/pad:none''::pg_catalog.text)
+		FROM @extschema@.ulid_public_id_keys k WHERE k.generation OPERATOR(pg_catalog.=) $3', crypto)
+		INTO block USING masked, nonce, generation;
+	RETURN pg_catalog.encode(block, 'hex')::pg_catalog.uuid;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_encrypt(ulid) IS
+'the public id of a ulid under the current key of ulid_public_id_keys: ulid_encrypt(id, key) with a key that no statement carries';
+
+CREATE FUNCTION ulid_decrypt(public_id pg_catalog.uuid)
+RETURNS ulid
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	id @extschema@.ulid;
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_decrypt is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	-- The ulid is made in the statement that deciphers it.
+	EXECUTE pg_catalog.format('SELECT @extschema@.ulid_from_bytea(%I.decrypt(pg_catalog.uuid_send($1), k.key,
+			''aes-ecb/pad:none''::pg_catalog.text))
+		FROM @extschema@.ulid_public_id_keys k ORDER BY k.generation DESC LIMIT 1', crypto)
+		INTO id USING public_id;
+	IF id IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = 'no key for public ids is configured',
+			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
+	END IF;
+	RETURN id;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_decrypt(pg_catalog.uuid) IS
+'the ulid of a public id made by ulid_encrypt(id) under the current key of ulid_public_id_keys';
+
+CREATE FUNCTION ulid_decrypt_all(public_id pg_catalog.uuid)
+RETURNS ulid[]
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	ids @extschema@.ulid[];
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_decrypt_all is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	EXECUTE pg_catalog.format('SELECT pg_catalog.array_agg(@extschema@.ulid_from_bytea(%I.decrypt(pg_catalog.uuid_send($1), k.key,
+			''aes-ecb/pad:none''::pg_catalog.text)) ORDER BY k.generation DESC)
+		FROM @extschema@.ulid_public_id_keys k', crypto)
+		INTO ids USING public_id;
+	IF ids IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = 'no key for public ids is configured',
+			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
+	END IF;
+	RETURN ids;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_decrypt_all(pg_catalog.uuid) IS
+'the ulids of a public id under each key of ulid_public_id_keys, the current first: for lookups while keys rotate';
+
+-- The owner's functions.  They run as their caller (the key table's
+-- privileges decide) and only the owner may call them.  Each takes the
+-- table's lock first, so that generations are numbered one at a time.
+
+-- A new key made inside the server (pgcrypto's gen_random_bytes, in the
+-- statement that stores it), now current; the current one becomes
+-- previous.  Returns its generation.
+CREATE FUNCTION ulid_public_id_key_rotate()
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	crypto pg_catalog.name;
+	made pg_catalog.int4;
+BEGIN
+	SELECT n.nspname INTO crypto
+	FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto';
+	IF crypto IS NULL THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'feature_not_supported',
+			MESSAGE = 'ulid_public_id_key_rotate is not available in this database',
+			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
+			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
+	END IF;
+	LOCK TABLE @extschema@.ulid_public_id_keys IN SHARE ROW EXCLUSIVE MODE;
+	EXECUTE pg_catalog.format('INSERT INTO @extschema@.ulid_public_id_keys (generation, key)
+		SELECT COALESCE(pg_catalog.max(k.generation), 0) OPERATOR(pg_catalog.+) 1, %I.gen_random_bytes(16)
+		FROM @extschema@.ulid_public_id_keys k RETURNING generation', crypto)
+		INTO made;
+	RETURN made;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_public_id_key_rotate() IS
+'makes a random key for public ids in the server, current from now on, the current one previous; returns its generation (owner only)';
+
+-- A key that exists (the application's key of ulid_encrypt(id, key), or one
+-- from the native extension's key file), now current; a key held already
+-- moves to current.  The key travels in this call's statement, once:
+-- log_statement and auto_explain show it there as they show any parameter.
+-- Inside, its statements are planned generically, so that their plans show
+-- $1, not the key.
+CREATE FUNCTION ulid_public_id_key_import(key pg_catalog.bytea)
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+	made pg_catalog.int4;
+BEGIN
+	IF pg_catalog.length(ulid_public_id_key_import.key) OPERATOR(pg_catalog.<>) 16 THEN
+		RAISE EXCEPTION USING
+			ERRCODE = 'invalid_parameter_value',
+			MESSAGE = pg_catalog.format('key must be 16 bytes, not %s', pg_catalog.length(ulid_public_id_key_import.key)),
+			DETAIL = 'ulid_encrypt and ulid_decrypt use AES-128, whose key is 16 bytes.';
+	END IF;
+	LOCK TABLE @extschema@.ulid_public_id_keys IN SHARE ROW EXCLUSIVE MODE;
+	DELETE FROM @extschema@.ulid_public_id_keys k WHERE k.key OPERATOR(pg_catalog.=) ulid_public_id_key_import.key;
+	INSERT INTO @extschema@.ulid_public_id_keys (generation, key)
+		SELECT COALESCE(pg_catalog.max(k.generation), 0) OPERATOR(pg_catalog.+) 1, ulid_public_id_key_import.key
+		FROM @extschema@.ulid_public_id_keys k
+		RETURNING generation INTO made;
+	RETURN made;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_public_id_key_import(pg_catalog.bytea) IS
+'makes a 16-byte key the current key for public ids, the current one previous; returns its generation (owner only; the key is in this statement)';
+
+-- Forgets the previous keys: public ids made under them no longer resolve.
+CREATE FUNCTION ulid_public_id_key_drop_previous()
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	dropped pg_catalog.int4;
+BEGIN
+	LOCK TABLE @extschema@.ulid_public_id_keys IN SHARE ROW EXCLUSIVE MODE;
+	DELETE FROM @extschema@.ulid_public_id_keys k
+	WHERE k.generation OPERATOR(pg_catalog.<) (SELECT pg_catalog.max(c.generation) FROM @extschema@.ulid_public_id_keys c);
+	GET DIAGNOSTICS dropped = ROW_COUNT;
+	RETURN dropped;
+END
+$$;
+
+COMMENT ON FUNCTION ulid_public_id_key_drop_previous() IS
+'forgets every key for public ids but the current one; returns how many (owner only)';
+
+-- Only the owner reads and writes the keys and calls the functions that
+-- change them: no privilege for PUBLIC, nor for a role that default
+-- privileges (ALTER DEFAULT PRIVILEGES) granted one as they were made.
+REVOKE ALL ON TABLE ulid_public_id_keys FROM PUBLIC;
+REVOKE ALL ON FUNCTION ulid_public_id_key_rotate() FROM PUBLIC;
+REVOKE ALL ON FUNCTION ulid_public_id_key_import(pg_catalog.bytea) FROM PUBLIC;
+REVOKE ALL ON FUNCTION ulid_public_id_key_drop_previous() FROM PUBLIC;
+DO $$
+DECLARE
+	grant_ record;
+BEGIN
+	FOR grant_ IN
+		SELECT DISTINCT 'TABLE @extschema@.ulid_public_id_keys' AS object, a.grantee
+		FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) a
+		WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.ulid_public_id_keys'::pg_catalog.regclass
+			AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+		UNION
+		SELECT DISTINCT 'FUNCTION ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text, a.grantee
+		FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+		WHERE p.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ulid_public_id_key_rotate()',
+				'@extschema@.ulid_public_id_key_import(pg_catalog.bytea)',
+				'@extschema@.ulid_public_id_key_drop_previous()']::pg_catalog.regprocedure[])
+			AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+	LOOP
+		EXECUTE pg_catalog.format('REVOKE ALL ON %s FROM %s', grant_.object,
+			CASE WHEN grant_.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+				ELSE pg_catalog.quote_ident(grant_.grantee::pg_catalog.regrole::pg_catalog.text) END);
+	END LOOP;
+END
+$$;
+$_pgtle_$)
+WHERE pg_catalog.to_regprocedure('pgtle."ulid--1.3--1.4.sql"()') IS NULL
+	AND EXISTS (SELECT FROM pgtle.available_extension_versions() v
+				WHERE v.name OPERATOR(pg_catalog.=) 'ulid' AND v.version OPERATOR(pg_catalog.=) ANY ('{1.2,1.3}'::pg_catalog.text[]));
+
+SELECT pgtle.set_default_version('ulid', '1.4');

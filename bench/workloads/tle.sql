@@ -8,7 +8,8 @@
 -- a year; a btree index build; a join of :N / 100 sampled keys, one index
 -- descent each; public ids (the edition's ulid_encrypt and ulid_decrypt
 -- are pgcrypto's encrypt() and decrypt(), so pgcrypto's encrypt() called
--- directly is a peer) and ObjectIds in and out.
+-- directly is a peer), with a key and under the key table's, and ObjectIds
+-- in and out.
 -- cluster: tle
 -- rounds: 3
 -- requires: EXISTS (SELECT FROM pg_available_extensions WHERE name = 'pg_tle')
@@ -23,6 +24,8 @@ SELECT NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'ulid_t
 CREATE SCHEMA IF NOT EXISTS tle;
 CREATE EXTENSION IF NOT EXISTS ulid_tle SCHEMA tle;
 CREATE EXTENSION IF NOT EXISTS pgcrypto;
+SELECT tle.ulid_public_id_key_import('\x000102030405060708090a0b0c0d0e0f')
+WHERE NOT EXISTS (SELECT FROM tle.ulid_public_id_keys);
 CREATE TABLE IF NOT EXISTS tt AS
 	SELECT n, u AS native, u::text::tle.ulid AS edition, u::uuid AS g, u::text AS t, u::uuid::text AS gt,
 		o, ulid_from_objectid(o) AS o_native, ulid_from_objectid(o)::text::tle.ulid AS o_edition
@@ -45,6 +48,8 @@ SELECT (SELECT count(*) FROM tt WHERE edition::text = native::text AND edition::
 	AND plan_of('SELECT count(k.n) FROM ts JOIN tk_edition k ON k.id OPERATOR(tle.=) ts.edition') LIKE '%tk_edition_pkey%'
 	AND (SELECT count(*) FROM tt WHERE tle.ulid_encrypt(edition, '\x000102030405060708090a0b0c0d0e0f')
 		= ulid_encrypt(native, '\x000102030405060708090a0b0c0d0e0f')) = :N / 10
+	AND (SELECT count(*) FROM ts WHERE tle.ulid_encrypt(edition) = ulid_encrypt(native, '\x000102030405060708090a0b0c0d0e0f')
+		AND tle.ulid_decrypt(ulid_encrypt(native, '\x000102030405060708090a0b0c0d0e0f')) OPERATOR(tle.=) edition) = :N / 100
 	AND (SELECT count(*) FROM tt WHERE o_edition::text = o_native::text AND tle.ulid_to_objectid(o_edition) = o) = :N / 10;
 
 -- @case gen: gen_random_uuid()
@@ -119,11 +124,17 @@ SELECT count(ulid_encrypt(native, '\x000102030405060708090a0b0c0d0e0f')) FROM tt
 -- @case encrypt: edition ulid_encrypt() vs encrypt: native ulid_encrypt(), encrypt: pgcrypto encrypt()
 SELECT count(tle.ulid_encrypt(edition, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
 
+-- @case encrypt: edition ulid_encrypt(id) vs encrypt: edition ulid_encrypt(), encrypt: native ulid_encrypt()
+SELECT count(tle.ulid_encrypt(edition)) FROM tt;
+
 -- @case decrypt: native ulid_decrypt()
 SELECT count(ulid_decrypt(g, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
 
 -- @case decrypt: edition ulid_decrypt() vs decrypt: native ulid_decrypt(), encrypt: pgcrypto encrypt()
 SELECT count(tle.ulid_decrypt(g, '\x000102030405060708090a0b0c0d0e0f')) FROM tt;
+
+-- @case decrypt: edition ulid_decrypt(public_id) vs decrypt: edition ulid_decrypt(), decrypt: native ulid_decrypt()
+SELECT count(tle.ulid_decrypt(g)) FROM tt;
 
 -- @case objectid in: native ulid_from_objectid(text)
 SELECT count(ulid_from_objectid(o)) FROM tt;
