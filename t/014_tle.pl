@@ -112,7 +112,7 @@ my $managed = PostgreSQL::Test::Cluster->new('managed', install_path => "$shadow
 for my $node ($native, $managed)
 {
 	# TEMP_CONFIG may point the servers at a package's files of ulid
-	# (debian/tests/tap at build time): not the managed one.
+	# (bin/dist --test's pgxn check): not the managed one.
 	local %ENV = %ENV;
 	delete $ENV{TEMP_CONFIG} if $node == $managed;
 	$node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
