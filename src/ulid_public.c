@@ -53,6 +53,7 @@
 #include "utils/uuid.h"
 
 #include "ulid.h"
+#include "ulid_uuidtext.h"
 
 #ifdef ULID_HAVE_OPENSSL
 #include <openssl/evp.h>
@@ -208,19 +209,6 @@ server_keys_xact_callback(XactEvent event, void *arg)
 	server_keys_checked = false;
 }
 
-/* The value of a hexadecimal digit, or -1. */
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Raise config_file_error about the key file, with a detail. */
 static void
 key_file_error(const char *path, const char *detail)
@@ -271,8 +259,8 @@ parse_key_file(const char *path, const char *text, int len,
 			key_file_error(path, psprintf("It holds more than %d keys.", ULID_MAX_KEYS));
 		for (int i = 0; i < ULID_KEY_LEN; i++)
 		{
-			int			hi = hex_value(text[start + 2 * i]);
-			int			lo = hex_value(text[start + 2 * i + 1]);
+			int			hi = ulid_hex_value((unsigned char) text[start + 2 * i]);
+			int			lo = ulid_hex_value((unsigned char) text[start + 2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				key_file_error(path, psprintf("Line %d is not a key: a key is 32 hexadecimal digits.", line));
