@@ -137,6 +137,21 @@ call_site_cipher(FunctionCallInfo fcinfo)
 }
 
 /*
+ * Forget the keys of the slots from first on: a key removed from the key file
+ * is kept by no call site that outlives the file's change.
+ */
+static void
+forget_slots_from(UlidCipher *c, int first)
+{
+	for (int i = first; i < ULID_MAX_KEYS && c->slot[i].ready; i++)
+	{
+		c->slot[i].ready = false;
+		explicit_bzero(c->slot[i].key, ULID_KEY_LEN);
+		EVP_CIPHER_CTX_reset(c->slot[i].ctx);
+	}
+}
+
+/*
  * Encipher (encrypt) or decipher the block in into out under key, with the
  * schedule kept in the call site's slot.
  */
@@ -316,7 +331,12 @@ current_server_keys(void)
 	if (strlen(path) >= MAXPGPATH)
 		key_file_error(path, "Its name is too long.");
 
-	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	/*
+	 * Non-blocking, so that a FIFO or a device named by mistake is refused
+	 * below instead of holding the backend in open(); a regular file reads
+	 * as usual.
+	 */
+	fd = OpenTransientFile(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | PG_BINARY);
 	if (fd < 0)
 		ereport(ERROR,
 				errcode_for_file_access(),
@@ -515,6 +535,7 @@ ulid_decrypt_all(PG_FUNCTION_ARGS)
 		ids[i] = PointerGetDatum(id);
 	}
 #ifdef ULID_HAVE_OPENSSL
+	forget_slots_from(call_site_cipher(fcinfo), count);
 	element_type = call_site_cipher(fcinfo)->element_type;
 	if (!OidIsValid(element_type))
 	{

@@ -27,7 +27,8 @@
 #    transaction, not in the middle of one;
 # 6. a file that cannot be used (none set, missing, readable by others, not
 #    a key) is an error with its SQLSTATE, and shows nothing of the file;
-# 7. parallel workers read the same keys.
+# 7. a parallel query takes the keys of its transaction (the functions are
+#    PARALLEL RESTRICTED).
 
 use strict;
 use warnings FATAL => 'all';
@@ -429,17 +430,38 @@ like($err, qr/ERROR:  55000: no key for public ids is configured\n.*HINT:  Set u
 write_keys("$key\n");
 $node->safe_psql('postgres', q{ALTER SYSTEM RESET ulid.public_id_key_file; SELECT pg_reload_conf()});
 
-# --- 7. parallel workers ----------------------------------------------------
+# --- 7. parallel queries ---------------------------------------------------
+# The functions are PARALLEL RESTRICTED: a transaction that has used the keys
+# keeps them in a parallel query after the file is replaced, as each worker
+# would read the file itself.  (Marked PARALLEL SAFE, the second count is 0:
+# the workers, the leader not participating, read the new key.)
 my $forced = $node->pg_version >= 16 ? 'debug_parallel_query' : 'force_parallel_mode';
+open my $next, '>', "$keyfile.next" or die $!;
+print $next "$old_key\n";
+close $next;
+chmod 0600, "$keyfile.next";
 my $parallel = $node->safe_psql('postgres', qq{
 	SET $forced = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 	SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
-	EXPLAIN (COSTS OFF) SELECT count(*) FROM orders WHERE ulid_decrypt(ulid_encrypt(id)) = id;
-	SELECT count(*) FROM orders WHERE ulid_decrypt(ulid_encrypt(id)) = id
-		AND ulid_encrypt(id) = ulid_encrypt(id, '\\x$key');
+	SET parallel_leader_participation = off;
+	BEGIN;
+	SELECT count(*) FROM orders WHERE ulid_encrypt(id) = ulid_encrypt(id, '\\x$key');
+	\\! mv '$keyfile.next' '$keyfile'
+	SELECT count(*) FROM orders WHERE ulid_encrypt(id) = ulid_encrypt(id, '\\x$key')
+		AND ulid_decrypt(ulid_encrypt(id)) = id AND id = ANY (ulid_decrypt_all(ulid_encrypt(id)));
+	COMMIT;
+	SELECT count(*) FROM orders WHERE ulid_encrypt(id) = ulid_encrypt(id, '\\x$old_key');
 });
-like($parallel, qr/Gather/, 'a parallel plan');
-like($parallel, qr/\n10000$/, 'whose workers encrypt and decrypt under the same key');
+is($parallel, "10000\n10000\n10000",
+	'with parallel plans forced, a transaction keeps its keys after the file is replaced; the next takes the new one');
+is($node->safe_psql('postgres', qq{
+	SET $forced = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+	SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+	SELECT count(*) FROM orders WHERE n > 0}), '10000', 'the same settings make a parallel plan of the table (the control)');
+like($node->safe_psql('postgres', qq{
+	SET $forced = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+	SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+	EXPLAIN (COSTS OFF) SELECT count(*) FROM orders WHERE n > 0}), qr/Gather/, 'a Gather, that is');
 
 $node->stop;
 done_testing();

@@ -106,7 +106,8 @@ SET ulid.public_id_key_file = 'mine.key';
 SELECT * FROM pg_temp.outcome($$SELECT set_config('ulid.public_id_key_file', 'mine.key', true)$$);
 SELECT context, vartype, boot_val FROM pg_settings WHERE name = 'ulid.public_id_key_file';
 -- STABLE, so that a lookup is never folded to a constant ulid at plan time,
--- STRICT, PARALLEL SAFE, not LEAKPROOF.
+-- STRICT, PARALLEL RESTRICTED (a worker reads the key file itself), not
+-- LEAKPROOF.
 SELECT p.oid::regprocedure, provolatile, proisstrict, proparallel, proleakproof
 FROM pg_proc p WHERE proname IN ('ulid_encrypt', 'ulid_decrypt', 'ulid_decrypt_all') AND pronargs = 1
 ORDER BY p.oid::regprocedure::text COLLATE "C";
