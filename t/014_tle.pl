@@ -26,7 +26,8 @@
 #      the native two-argument results under the same key, rotation, the
 #      catalog, a role that is not the owner; 4d. an application role's
 #      lookups with everything logged: no key and no ulid in the log or in
-#      pg_stat_statements;
+#      pg_stat_statements, and a logged nonce and masked id, unmasked with
+#      ulid_encrypt as any role could, do not give the id;
 #   5. pg_dump of a database using the edition restores into the native
 #      server (without pg_tle's entries and the edition's keys), and a
 #      native one into the managed server, and back, every value, index and
@@ -36,7 +37,9 @@
 #   7. the updates from the edition's 1.2 and 1.3 (tle/ulid--1.2.sql and
 #      tle/ulid--1.3.sql, as released) through the paths tle/ulid.sql
 #      registers: the same functions, key table and privileges as a fresh
-#      1.4, 4b's results, every row and index kept; 7b. a database owner's
+#      1.4, 4b's results, every row and index kept; a superuser's update of
+#      an edition another role created leaves that role the key table and
+#      the functions that run as it; 7b. a database owner's
 #      planted operators and functions, and pgcrypto's names beside its
 #      functions or in front of them, never run, not even in the functions
 #      that run as the owner when she calls them;
@@ -1045,7 +1048,7 @@ my @rows = map { [ split /\|/ ] } split /\n/,
   $managed->safe_psql('logged', q{SELECT total, lower(id::text), encode(id::bytea, 'hex') FROM orders});
 ok(@rows == 1000 && $key{current} =~ /^[0-9a-f]{32}$/ && $key{previous} =~ /^[0-9a-f]{32}$/, 'two keys and 1,000 ids to look for');
 like($log, qr/parameters: \$1 = '\Q$public\E'/, 'the log has the statements\' parameters (a public id)');
-like($log, qr/query text: select k\.generation, crypto\.encrypt\(\$1, k\.key/, 'and the plans of the functions\' own statements');
+like($log, qr/query text: select k\.generation, pg_catalog\.substr\(crypto\.hmac\(\$1, k\.key/, 'and the plans of the functions\' own statements');
 like($log, qr/index cond: \(orders\.id = ulid_decrypt\('\Q$public\E'::uuid\)\)/,
 	'and the lookup\'s plan, the public id in it, not folded into a ulid');
 for my $where ([ 'the log', $log ], [ 'pg_stat_statements', $statements ])
@@ -1088,6 +1091,27 @@ like( $managed->safe_psql('logged', qq{
 	EXPLAIN (COSTS OFF) EXECUTE by_public('$public')}, connstr => $as_app),
 	qr/Index Scan using orders_pkey.*Index Cond: \(id = ulid_decrypt\(\$1\)\).*Index Scan using orders_pkey.*Index Cond: \(id = ulid_decrypt\('[-0-9a-f]+'::uuid\)\)/s,
 	'the application\'s lookup uses the primary key, generic and custom plans alike');
+# The attack on the log: the plan of ulid_encrypt's second statement shows
+# the nonce and the masked id; whatever the mask is, no function a role may
+# call must compute it from the nonce.  (The mask the edition first had,
+# E(nonce), is ulid_encrypt(nonce::ulid): the masked id XOR that was the id,
+# for anyone who could read the log and log in.)
+my $attack_from = -s $managed->logfile;
+my $target = $managed->safe_psql('logged', q{SELECT encode(id::bytea, 'hex') FROM orders WHERE total = 500});
+$managed->safe_psql('logged', 'SELECT ulid_encrypt(id) FROM orders WHERE total = 500', connstr => $as_app);
+my ($masked, $nonce) = lc(substr(slurp_file($managed->logfile), $attack_from))
+  =~ /output: crypto\.encrypt_iv\('\\x([0-9a-f]{32})'::bytea, key, [^\n]*?'\\x([0-9a-f]{32})'::bytea/;
+ok(defined $nonce, 'the attack: the log shows the nonce and the masked id of a ulid_encrypt(id) call')
+  or diag(substr(slurp_file($managed->logfile), $attack_from));
+SKIP:
+{
+	skip 'no nonce in the log', 1 unless defined $nonce;
+	# (a CTE, so that no ulid constant is in the plan that auto_explain prints)
+	(my $e_nonce = $managed->safe_psql('logged',
+		"WITH n AS MATERIALIZED (SELECT '\\x$nonce'::bytea AS b) SELECT ulid_encrypt(b::ulid) FROM n", connstr => $as_app)) =~ s/-//g;
+	my $unmasked = unpack('H*', pack('H*', $masked) ^ pack('H*', $e_nonce));
+	isnt($unmasked, $target, 'the attack: the masked id XOR ulid_encrypt(nonce::ulid), which any role computes, is not the id');
+}
 
 ##
 ## 5. pg_dump and pg_restore, both ways.
@@ -1339,6 +1363,34 @@ for my $from ('1.2', '1.3')
 			'\x000102030405060708090a0b0c0d0e0f'::bytea) = id AND ulid_decrypt(ulid_encrypt(id)) = id) FROM kept}),
 		"1\n2002", "update from $from: each kept row's id back through ulid_encrypt and ulid_decrypt, with a key and with the table's");
 }
+# A superuser updates an edition another role created (one that was a
+# superuser then, as operator classes need, and is no longer): the key table
+# and the functions that run as its owner are that role's, as a fresh CREATE
+# EXTENSION of hers makes them, and she rotates the key and encrypts under it.
+$managed->safe_psql('postgres', 'CREATE ROLE keeper LOGIN SUPERUSER; CREATE DATABASE update_owner');
+$managed->safe_psql('update_owner', 'CREATE EXTENSION pg_tle');
+$managed->safe_psql('update_owner', slurp_file("$root/tle/ulid--1.3.sql"));
+$managed->safe_psql('update_owner', 'CREATE EXTENSION pgcrypto');
+my $as_keeper = $managed->connstr('update_owner') . ' user=keeper';
+$managed->safe_psql('update_owner', 'CREATE EXTENSION ulid', connstr => $as_keeper);
+$managed->safe_psql('postgres', 'ALTER ROLE keeper NOSUPERUSER');
+$managed->safe_psql('update_owner', $install);
+$managed->safe_psql('update_owner', 'ALTER EXTENSION ulid UPDATE');
+is( $managed->safe_psql('update_owner', q{
+	SELECT extversion, pg_get_userbyid(extowner) FROM pg_extension WHERE extname = 'ulid';
+	SELECT pg_get_userbyid(relowner), relacl FROM pg_class WHERE oid = 'ulid_public_id_keys'::regclass;
+	SELECT p.oid::regprocedure, pg_get_userbyid(p.proowner), p.proacl FROM pg_proc p
+	WHERE p.oid::regprocedure::text ~ '^(ulid_encrypt\(ulid|ulid_decrypt\(uuid|ulid_decrypt_all\(uuid)\)$|^ulid_public_id_key_'
+	ORDER BY p.oid::regprocedure::text}),
+	"1.4|keeper\nkeeper|{keeper=arwdDxt/keeper}\n"
+	  . "ulid_decrypt(uuid)|keeper|\nulid_decrypt_all(uuid)|keeper|\nulid_encrypt(ulid)|keeper|\n"
+	  . "ulid_public_id_key_drop_previous()|keeper|{keeper=X/keeper}\nulid_public_id_key_import(bytea)|keeper|{keeper=X/keeper}\n"
+	  . "ulid_public_id_key_rotate()|keeper|{keeper=X/keeper}",
+	'a superuser updates the edition keeper created: the key table and the functions that run as the owner are keeper\'s');
+is( $managed->safe_psql('update_owner', q{SELECT ulid_public_id_key_rotate();
+	SELECT ulid_decrypt(ulid_encrypt('01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid))}, connstr => $as_keeper),
+	"1\n01ARYZ6S41TSV4RRFFQ69G5FAV", 'and keeper rotates the key and encrypts under it');
+
 $managed->safe_psql('fresh_14', $install);
 is($managed->safe_psql('fresh_14', q{SELECT count(*) FROM pgtle.available_extension_versions() WHERE name = 'ulid'}),
 	'1', 'tle/ulid.sql run again where 1.4 is registered changes nothing');
@@ -1453,13 +1505,13 @@ for my $case ([ 'hostile_14', $install, '1.4' ], [ 'hostile_12', slurp_file("$ro
 		# pgcrypto in alice's public: beside its encrypt and decrypt, she
 		# plants their names with other argument types, which a call that
 		# left a coercion to the resolver could choose.
-		plant($db, join("\n", map { trap($_) } map { ("encrypt($_)", "decrypt($_)") }
+		plant($db, join("\n", map { trap($_) } map { ("encrypt($_)", "decrypt($_)", "hmac($_)") }
 			'bytea, bytea, character varying', 'bytea, bytea, name', 'bytea, bytea, VARIADIC text[]',
 			'bytea, text, text', 'text, bytea, text')
 			. join("\n", map { trap($_) } 'encrypt_iv(bytea, bytea, bytea, character varying)',
 				'encrypt_iv(bytea, bytea, bytea, name)', 'encrypt_iv(bytea, bytea, text, text)',
 				'gen_random_bytes(bigint)', 'gen_random_bytes(smallint)', 'gen_random_bytes(numeric)'),
-			'1.4: alice plants encrypt, decrypt, encrypt_iv and gen_random_bytes of other argument types beside pgcrypto\'s, in public');
+			'1.4: alice plants encrypt, decrypt, hmac, encrypt_iv and gen_random_bytes of other argument types beside pgcrypto\'s, in public');
 		$managed->psql($db, $public_uses, on_error_stop => 0);
 		is($managed->safe_psql($db, "$fips_13; $fips_14; $hostile_recorded"),
 			"69c4e0d8-6a7b-0430-d8cd-b78070b4c55a\n$fips_14_result\n0 calls",
@@ -1470,22 +1522,24 @@ for my $case ([ 'hostile_14', $install, '1.4' ], [ 'hostile_12', slurp_file("$ro
 
 		# Her only lever there: the same three arguments and a fourth with a
 		# default make the call ambiguous, an error, never her function.
-		plant($db, trap('encrypt(bytea, bytea, text, integer DEFAULT 0)'),
-			'1.4: alice plants encrypt(bytea, bytea, text, integer DEFAULT 0) beside pgcrypto\'s');
+		plant($db, trap('encrypt(bytea, bytea, text, integer DEFAULT 0)') . trap('hmac(bytea, bytea, text, integer DEFAULT 0)'),
+			'1.4: alice plants encrypt and hmac (bytea, bytea, text, integer DEFAULT 0) beside pgcrypto\'s');
 		my ($r, $o, $e) = $managed->psql($db, $fips_13);
 		my ($r_14, $o_14, $e_14) = $managed->psql($db, $fips_14);
 		$e .= $e_14;
-		like($e . $managed->safe_psql($db, $hostile_recorded), qr/function public\.encrypt\(bytea, bytea, text\) is not unique.*0 calls\z/s,
-			'1.4: then ulid_encrypt fails as ambiguous, with a key and with the table\'s, and no trap runs');
-		plant($db, 'DROP FUNCTION public.encrypt(bytea, bytea, text, integer)', 'alice drops it');
+		like($e . $managed->safe_psql($db, $hostile_recorded),
+			qr/function public\.encrypt\(bytea, bytea, text\) is not unique.*function public\.hmac\(bytea, bytea, text\) is not unique.*0 calls\z/s,
+			'1.4: then ulid_encrypt fails as ambiguous, with a key (encrypt) and with the table\'s (hmac), and no trap runs');
+		plant($db, 'DROP FUNCTION public.encrypt(bytea, bytea, text, integer); DROP FUNCTION public.hmac(bytea, bytea, text, integer)',
+			'alice drops them');
 
 		# pgcrypto in a schema of its own: alice plants encrypt and decrypt of
 		# pgcrypto's very argument types in public, first on the search_path
 		# after pg_catalog.
 		$managed->safe_psql($db, 'CREATE SCHEMA crypto; ALTER EXTENSION pgcrypto SET SCHEMA crypto');
 		plant($db, join("\n", map { trap($_) } 'encrypt(bytea, bytea, text)', 'decrypt(bytea, bytea, text)',
-			'encrypt_iv(bytea, bytea, bytea, text)', 'gen_random_bytes(integer)'),
-			'1.4: alice plants encrypt, decrypt, encrypt_iv and gen_random_bytes of pgcrypto\'s argument types in public');
+			'hmac(bytea, bytea, text)', 'hmac(text, text, text)', 'encrypt_iv(bytea, bytea, bytea, text)', 'gen_random_bytes(integer)'),
+			'1.4: alice plants encrypt, decrypt, hmac, encrypt_iv and gen_random_bytes of pgcrypto\'s argument types in public');
 		$managed->psql($db, $public_uses, on_error_stop => 0);
 		is($managed->safe_psql($db, "$fips_13; $fips_14; $hostile_recorded"),
 			"69c4e0d8-6a7b-0430-d8cd-b78070b4c55a\n$fips_14_result\n0 calls",

@@ -924,12 +924,15 @@ COMMENT ON FUNCTION ulid_to_objectid(ulid) IS
 -- table in the same statement that calls pgcrypto, and ulid_decrypt's ulid
 -- is made in that statement too, never passed to another.  ulid_encrypt
 -- cannot give pgcrypto the id without passing it, so it passes the id
--- masked: a first statement enciphers a random nonce, E(nonce), the body
--- XORs the id with it (an expression PL/pgSQL evaluates without a plan),
--- and a second statement computes AES-CBC of the masked id with E(nonce),
--- computed again there, as its IV: E(id XOR E(nonce) XOR E(nonce)) = E(id),
--- the public id.  A log shows the nonce and the masked id, which without
--- the key tell nothing of the id.
+-- masked: a first statement computes a pad from a random nonce, the first
+-- 16 bytes of HMAC-SHA-256 of the nonce under the key, the body XORs the id
+-- with it (an expression PL/pgSQL evaluates without a plan), and a second
+-- statement computes AES-CBC of the masked id with the pad, computed again
+-- there, as its IV: E(id XOR pad XOR pad) = E(id), the public id.  A log
+-- shows the nonce and the masked id.  The pad is not E(nonce), which any
+-- role computes as ulid_encrypt(nonce::ulid) and would unmask the id with:
+-- no function a caller may call computes the HMAC under the key, so without
+-- the key the logged values tell nothing of the id.
 --
 -- The table is a configuration table of the extension: pg_dump writes its
 -- rows (so a restored database decrypts the public ids it had), and so a
@@ -969,8 +972,8 @@ BEGIN
 			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
 			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
 	END IF;
-	-- The current key's generation and E(nonce).
-	EXECUTE pg_catalog.format('SELECT k.generation, %I.encrypt($1, k.key, ''aes-ecb/pad:none''::pg_catalog.text)
+	-- The current key's generation and the pad, HMAC-SHA-256 of the nonce.
+	EXECUTE pg_catalog.format('SELECT k.generation, pg_catalog.substr(%I.hmac($1, k.key, ''sha256''::pg_catalog.text), 1, 16)
 		FROM @extschema@.ulid_public_id_keys k ORDER BY k.generation DESC LIMIT 1', crypto)
 		INTO generation, pad USING nonce;
 	IF generation IS NULL THEN
@@ -979,7 +982,7 @@ BEGIN
 			MESSAGE = 'no key for public ids is configured',
 			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
 	END IF;
-	-- id XOR E(nonce), as two 64-bit halves.
+	-- id XOR pad, as two 64-bit halves.
 	masked := pg_catalog.decode(
 		pg_catalog.lpad(pg_catalog.to_hex(
 			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(id::pg_catalog.bytea, 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
@@ -991,9 +994,9 @@ BEGIN
 			OPERATOR(pg_catalog.#)
 			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pad, 9, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8), 16, '0'),
 		'hex');
-	-- E(masked XOR E(nonce)) = E(id), under the same key.
-	EXECUTE pg_catalog.format('SELECT %1$I.encrypt_iv($1, k.key, %1$I.encrypt($2, k.key, ''aes-ecb/pad:none''::pg_catalog.text),
-			''aes-cbc/pad:none''::pg_catalog.text)
+	-- E(masked XOR pad) = E(id), under the same key.
+	EXECUTE pg_catalog.format('SELECT %1$I.encrypt_iv($1, k.key,
+			pg_catalog.substr(%1$I.hmac($2, k.key, ''sha256''::pg_catalog.text), 1, 16), ''aes-cbc/pad:none''::pg_catalog.text)
 		FROM @extschema@.ulid_public_id_keys k WHERE k.generation OPERATOR(pg_catalog.=) $3', crypto)
 		INTO block USING masked, nonce, generation;
 	RETURN pg_catalog.encode(block, 'hex')::pg_catalog.uuid;
@@ -1161,6 +1164,34 @@ $$;
 
 COMMENT ON FUNCTION ulid_public_id_key_drop_previous() IS
 'forgets every key for public ids but the current one; returns how many (owner only)';
+
+-- The owner is the extension's: where a superuser updates an edition
+-- another role created, the table and the functions the update makes are
+-- first the superuser's, and would leave the extension's owner unable to
+-- rotate its keys.  (Where CREATE EXTENSION runs this, its role is the
+-- extension's owner already: nothing changes.)
+DO $$
+DECLARE
+	object_ record;
+BEGIN
+	FOR object_ IN
+		SELECT 'TABLE @extschema@.ulid_public_id_keys' AS object, e.extowner
+		FROM pg_catalog.pg_class c, pg_catalog.pg_extension e
+		WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.ulid_public_id_keys'::pg_catalog.regclass
+			AND e.extname OPERATOR(pg_catalog.=) 'ulid' AND c.relowner OPERATOR(pg_catalog.<>) e.extowner
+		UNION ALL
+		SELECT 'FUNCTION ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text, e.extowner
+		FROM pg_catalog.pg_proc p, pg_catalog.pg_extension e
+		WHERE p.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ulid_encrypt(@extschema@.ulid)',
+				'@extschema@.ulid_decrypt(pg_catalog.uuid)', '@extschema@.ulid_decrypt_all(pg_catalog.uuid)',
+				'@extschema@.ulid_public_id_key_rotate()', '@extschema@.ulid_public_id_key_import(pg_catalog.bytea)',
+				'@extschema@.ulid_public_id_key_drop_previous()']::pg_catalog.regprocedure[])
+			AND e.extname OPERATOR(pg_catalog.=) 'ulid' AND p.proowner OPERATOR(pg_catalog.<>) e.extowner
+	LOOP
+		EXECUTE pg_catalog.format('ALTER %s OWNER TO %I', object_.object, pg_catalog.pg_get_userbyid(object_.extowner));
+	END LOOP;
+END
+$$;
 
 -- Only the owner reads and writes the keys and calls the functions that
 -- change them: no privilege for PUBLIC, nor for a role that default
@@ -1683,12 +1714,15 @@ $$;
 -- table in the same statement that calls pgcrypto, and ulid_decrypt's ulid
 -- is made in that statement too, never passed to another.  ulid_encrypt
 -- cannot give pgcrypto the id without passing it, so it passes the id
--- masked: a first statement enciphers a random nonce, E(nonce), the body
--- XORs the id with it (an expression PL/pgSQL evaluates without a plan),
--- and a second statement computes AES-CBC of the masked id with E(nonce),
--- computed again there, as its IV: E(id XOR E(nonce) XOR E(nonce)) = E(id),
--- the public id.  A log shows the nonce and the masked id, which without
--- the key tell nothing of the id.
+-- masked: a first statement computes a pad from a random nonce, the first
+-- 16 bytes of HMAC-SHA-256 of the nonce under the key, the body XORs the id
+-- with it (an expression PL/pgSQL evaluates without a plan), and a second
+-- statement computes AES-CBC of the masked id with the pad, computed again
+-- there, as its IV: E(id XOR pad XOR pad) = E(id), the public id.  A log
+-- shows the nonce and the masked id.  The pad is not E(nonce), which any
+-- role computes as ulid_encrypt(nonce::ulid) and would unmask the id with:
+-- no function a caller may call computes the HMAC under the key, so without
+-- the key the logged values tell nothing of the id.
 --
 -- The table is a configuration table of the extension: pg_dump writes its
 -- rows (so a restored database decrypts the public ids it had), and so a
@@ -1728,8 +1762,8 @@ BEGIN
 			DETAIL = 'The trusted-language edition of ulid uses pgcrypto''s AES, and pgcrypto is not installed here.',
 			HINT = 'Install it with CREATE EXTENSION pgcrypto.';
 	END IF;
-	-- The current key's generation and E(nonce).
-	EXECUTE pg_catalog.format('SELECT k.generation, %I.encrypt($1, k.key, ''aes-ecb/pad:none''::pg_catalog.text)
+	-- The current key's generation and the pad, HMAC-SHA-256 of the nonce.
+	EXECUTE pg_catalog.format('SELECT k.generation, pg_catalog.substr(%I.hmac($1, k.key, ''sha256''::pg_catalog.text), 1, 16)
 		FROM @extschema@.ulid_public_id_keys k ORDER BY k.generation DESC LIMIT 1', crypto)
 		INTO generation, pad USING nonce;
 	IF generation IS NULL THEN
@@ -1738,7 +1772,7 @@ BEGIN
 			MESSAGE = 'no key for public ids is configured',
 			HINT = 'The role that created the extension ulid makes one with SELECT ulid_public_id_key_rotate().';
 	END IF;
-	-- id XOR E(nonce), as two 64-bit halves.
+	-- id XOR pad, as two 64-bit halves.
 	masked := pg_catalog.decode(
 		pg_catalog.lpad(pg_catalog.to_hex(
 			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(id::pg_catalog.bytea, 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
@@ -1750,9 +1784,9 @@ BEGIN
 			OPERATOR(pg_catalog.#)
 			('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(pad, 9, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8), 16, '0'),
 		'hex');
-	-- E(masked XOR E(nonce)) = E(id), under the same key.
-	EXECUTE pg_catalog.format('SELECT %1$I.encrypt_iv($1, k.key, %1$I.encrypt($2, k.key, ''aes-ecb/pad:none''::pg_catalog.text),
-			''aes-cbc/pad:none''::pg_catalog.text)
+	-- E(masked XOR pad) = E(id), under the same key.
+	EXECUTE pg_catalog.format('SELECT %1$I.encrypt_iv($1, k.key,
+			pg_catalog.substr(%1$I.hmac($2, k.key, ''sha256''::pg_catalog.text), 1, 16), ''aes-cbc/pad:none''::pg_catalog.text)
 		FROM @extschema@.ulid_public_id_keys k WHERE k.generation OPERATOR(pg_catalog.=) $3', crypto)
 		INTO block USING masked, nonce, generation;
 	RETURN pg_catalog.encode(block, 'hex')::pg_catalog.uuid;
@@ -1920,6 +1954,34 @@ $$;
 
 COMMENT ON FUNCTION ulid_public_id_key_drop_previous() IS
 'forgets every key for public ids but the current one; returns how many (owner only)';
+
+-- The owner is the extension's: where a superuser updates an edition
+-- another role created, the table and the functions the update makes are
+-- first the superuser's, and would leave the extension's owner unable to
+-- rotate its keys.  (Where CREATE EXTENSION runs this, its role is the
+-- extension's owner already: nothing changes.)
+DO $$
+DECLARE
+	object_ record;
+BEGIN
+	FOR object_ IN
+		SELECT 'TABLE @extschema@.ulid_public_id_keys' AS object, e.extowner
+		FROM pg_catalog.pg_class c, pg_catalog.pg_extension e
+		WHERE c.oid OPERATOR(pg_catalog.=) '@extschema@.ulid_public_id_keys'::pg_catalog.regclass
+			AND e.extname OPERATOR(pg_catalog.=) 'ulid' AND c.relowner OPERATOR(pg_catalog.<>) e.extowner
+		UNION ALL
+		SELECT 'FUNCTION ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text, e.extowner
+		FROM pg_catalog.pg_proc p, pg_catalog.pg_extension e
+		WHERE p.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.ulid_encrypt(@extschema@.ulid)',
+				'@extschema@.ulid_decrypt(pg_catalog.uuid)', '@extschema@.ulid_decrypt_all(pg_catalog.uuid)',
+				'@extschema@.ulid_public_id_key_rotate()', '@extschema@.ulid_public_id_key_import(pg_catalog.bytea)',
+				'@extschema@.ulid_public_id_key_drop_previous()']::pg_catalog.regprocedure[])
+			AND e.extname OPERATOR(pg_catalog.=) 'ulid' AND p.proowner OPERATOR(pg_catalog.<>) e.extowner
+	LOOP
+		EXECUTE pg_catalog.format('ALTER %s OWNER TO %I', object_.object, pg_catalog.pg_get_userbyid(object_.extowner));
+	END LOOP;
+END
+$$;
 
 -- Only the owner reads and writes the keys and calls the functions that
 -- change them: no privilege for PUBLIC, nor for a role that default
