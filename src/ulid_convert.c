@@ -726,13 +726,20 @@ check_conversion(Oid relid, const char *col, Oid ulid_type)
  *
  * Ownership is checked first, with ALTER TABLE's error, so that no one else
  * waits for a lock.  Then the table alone is locked SHARE UPDATE
- * EXCLUSIVE, which lets reads and writes through but not another
- * conversion or DDL, and everything the conversion or ALTER TABLE would
- * refuse is refused (check_conversion()) before any other table is
- * locked.  Then every lock the conversion needs is taken
- * (lock_conversion(), in its order: the table's is made ACCESS EXCLUSIVE
- * there), the checks run again under them, and the statements run with
- * quoted, schema-qualified names.
+ * EXCLUSIVE, which lets reads and writes through but not DDL, and
+ * everything the conversion or ALTER TABLE would refuse is refused
+ * (check_conversion()) before any other table is locked.  That lock is
+ * released before every lock the conversion needs is taken
+ * (lock_conversion(), in its order), so that the conversion waits in that
+ * order holding nothing: held on the table while lock_conversion() waits
+ * for the referencing tables, it would deadlock with a conversion at the
+ * other end of a foreign key (which holds the referencing table and waits
+ * for this one), and with a transaction that has written the table and
+ * then asks for a lock it conflicts with (CREATE INDEX), which a queued
+ * request lets go ahead.  Nothing has changed yet, and the checks run
+ * again under the full locks; then the statements run with quoted,
+ * schema-qualified names.  A refusal leaves the lock to the end of the
+ * (sub)transaction, as an ERROR does every lock.
  */
 PG_FUNCTION_INFO_V1(ulid_convert_column);
 Datum
@@ -754,6 +761,7 @@ ulid_convert_column(PG_FUNCTION_ARGS)
 	check_owner(relid);
 	LockRelationOid(relid, ShareUpdateExclusiveLock);
 	(void) check_conversion(relid, col, ulid_type);
+	UnlockRelationOid(relid, ShareUpdateExclusiveLock);
 	tree = lock_conversion(relid, col, ulid_type);
 	already_ulid = check_conversion(relid, col, ulid_type);
 	targets = classify_targets(tree, relid, col, already_ulid, ulid_type, true, &ntargets);
