@@ -877,6 +877,8 @@ my $key_table = q{SELECT concat_ws(' | ', c.relacl::text, obj_description(c.oid,
 		(SELECT c.oid = ANY (e.extconfig) FROM pg_extension e WHERE e.extname = 'ulid'))
 	FROM pg_class c WHERE c.relname = 'ulid_public_id_keys'};
 my $searchpath = '{"search_path=pg_catalog, pg_temp"}';
+# The table privileges an owner holds: MAINTAIN (m) is one from 17 on.
+my $maintain = $managed->pg_version >= 17 ? 'm' : '';
 # the owner: the superuser the test connects as, who created the extension
 my $owner = $managed->safe_psql('vals', 'SELECT current_user');
 is($managed->safe_psql('vals', $surface_14), join("\n",
@@ -889,7 +891,7 @@ is($managed->safe_psql('vals', $surface_14), join("\n",
 	"ulid_public_id_key_rotate()  integer v f u f $searchpath {$owner=X/$owner} t"),
 	'the catalog: the three functions STABLE STRICT PARALLEL SAFE SECURITY DEFINER for everyone, the owner\'s three for the owner, each with a comment');
 is($managed->safe_psql('vals', $key_table),
-	"{$owner=arwdDxt/$owner} | t | generation integer t, key bytea t, created timestamp with time zone t now() | "
+	"{$owner=arwdDxt$maintain/$owner} | t | generation integer t, key bytea t, created timestamp with time zone t now() | "
 	  . 'CHECK ((length(key) = 16)), PRIMARY KEY (generation) | t',
 	'the key table: the owner\'s alone, 16-byte keys, a configuration table that pg_dump writes');
 
@@ -1389,7 +1391,7 @@ is( $managed->safe_psql('update_owner', q{
 	SELECT p.oid::regprocedure, pg_get_userbyid(p.proowner), p.proacl FROM pg_proc p
 	WHERE p.oid::regprocedure::text ~ '^(ulid_encrypt\(ulid|ulid_decrypt\(uuid|ulid_decrypt_all\(uuid)\)$|^ulid_public_id_key_'
 	ORDER BY p.oid::regprocedure::text}),
-	"1.4|keeper\nkeeper|{keeper=arwdDxt/keeper}\n"
+	"1.4|keeper\nkeeper|{keeper=arwdDxt$maintain/keeper}\n"
 	  . "ulid_decrypt(uuid)|keeper|\nulid_decrypt_all(uuid)|keeper|\nulid_encrypt(ulid)|keeper|\n"
 	  . "ulid_public_id_key_drop_previous()|keeper|{keeper=X/keeper}\nulid_public_id_key_import(bytea)|keeper|{keeper=X/keeper}\n"
 	  . "ulid_public_id_key_rotate()|keeper|{keeper=X/keeper}",
