@@ -432,16 +432,16 @@ SELECT (SELECT count(*) FROM upgrade_12 WHERE id >= '2026-01-02 00:00+00'::times
 RESET enable_seqscan;
 DROP TABLE upgrade_12, upgrade_12_files;
 
--- From 1.3: the same, for the update from the previous release alone, with
--- a table whose rows were keyed through 1.3's public ids: they are found by
--- the same public ids after the update.
+-- From 1.3: the same, for the update from the previous release alone: a
+-- table keyed by ulid made under 1.3 keeps its files, and its key finds the
+-- rows.  (No public ids here: a build without OpenSSL, PGlite's, runs this
+-- file too.)
 DROP EXTENSION ulid;
 CREATE EXTENSION ulid VERSION '1.3';
-CREATE TABLE upgrade_13 (id ulid PRIMARY KEY, public_id uuid);
+CREATE TABLE upgrade_13 (id ulid PRIMARY KEY, n int);
 INSERT INTO upgrade_13
-	SELECT u, ulid_encrypt(u, '\x000102030405060708090a0b0c0d0e0f'::bytea)
-	FROM (SELECT gen_ulid('2026-01-01 00:00+00'::timestamptz + g * interval '1 minute') AS u
-		  FROM generate_series(1, 3000) g) s;
+	SELECT gen_ulid('2026-01-01 00:00+00'::timestamptz + g * interval '1 minute'), g
+	FROM generate_series(1, 3000) g;
 CREATE TABLE upgrade_13_files AS
 	SELECT c.oid::regclass AS relation, pg_relation_filenode(c.oid) AS filenode FROM pg_class c
 	WHERE c.oid IN ('upgrade_13'::regclass, 'upgrade_13_pkey'::regclass);
@@ -451,8 +451,9 @@ SELECT * FROM catalog_diff();
 SELECT count(*) AS relations_compared,
 	count(*) FILTER (WHERE pg_relation_filenode(relation) IS DISTINCT FROM filenode) AS rewritten
 FROM upgrade_13_files;
-SELECT count(*) AS found_by_public_id FROM upgrade_13 t
-WHERE ulid_decrypt(t.public_id, '\x000102030405060708090a0b0c0d0e0f'::bytea) = t.id;
+SET enable_seqscan = off;
+SELECT count(*) AS by_pkey FROM upgrade_13 WHERE id >= '2026-01-02 00:00+00'::timestamptz;
+RESET enable_seqscan;
 DROP TABLE upgrade_13, upgrade_13_files;
 
 -- An installation of 1.0 made on PostgreSQL 13 and brought here by
