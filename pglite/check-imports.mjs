@@ -3,7 +3,7 @@
 //
 //   node pglite/check-imports.mjs ULID_SO PGLITE_DIST [--warn]
 //
-// PGLITE_DIST is the dist directory of the pinned @electric-sql/pglite
+// PGLITE_DIST is the dist directory of an @electric-sql/pglite release
 // (pglite.wasm, pglite.js and the contrib bundles).
 //
 // 1. Imports.  pglite.wasm is linked with -sMAIN_MODULE=2: it exports only
@@ -18,14 +18,25 @@
 //    load dynamic lib ... TypeError"); a missing function called directly
 //    loads, then its first call ends the query with no rows and no error,
 //    and the next query never returns (PGlite 0.5.17).
-// 2. The magic block.  The module is instantiated with stub imports and its
+// 2. Signatures.  A function found among pglite.wasm's exports must have
+//    the WebAssembly type the module imports it with, parameters and
+//    results, or instantiation fails ("LinkError: imported function does
+//    not match the expected type"): PostgreSQL 19 makes Datum 8 bytes on
+//    every platform, so a module built with 18's headers imports makeConst
+//    and every other function that takes or returns a Datum with i32 where
+//    19's pglite.wasm has i64.  An invoke_* trampoline must have the type
+//    its name spells (v, i, j, f, d: void, i32, i64, f32, f64; its first
+//    parameter the i32 function pointer).  The types of JavaScript library
+//    functions and of functions reached by address (GOT.func) are not in
+//    the binary to compare.
+// 3. The magic block.  The module is instantiated with stub imports and its
 //    Pg_magic_func read: the ABI fields (major version, FUNC_MAX_ARGS,
 //    INDEX_MAX_KEYS, NAMEDATALEN, FLOAT8PASSBYVAL, the ABI tag) must equal
 //    those of a contrib module that ships with this PGlite, or the server
 //    refuses the library as incompatible.
 //
-// Exit status 1 on a failure of either (with --warn, only a missing import
-// is reported and the status stays 0), 2 on bad arguments.
+// Exit status 1 on a failure of any (with --warn, a missing import or a
+// signature only warns and the status stays 0), 2 on bad arguments.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -80,6 +91,88 @@ function dylink(module) {
   return info;
 }
 
+// Function types from the binary (the JavaScript API gives none): each
+// function import's and each function export's, as "(i32, i64) -> i64".
+function signatures(bytes) {
+  const b = bytes;
+  let p = 8;
+  const u32 = () => {
+    let r = 0, shift = 0, byte;
+    do {
+      byte = b[p++];
+      r += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return r;
+  };
+  const name = () => {
+    const n = u32();
+    const s = Buffer.from(b.subarray(p, p + n)).toString('utf8');
+    p += n;
+    return s;
+  };
+  const valtypes = { 0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref' };
+  const limits = () => {
+    const flags = u32();
+    u32();
+    if (flags & 1) u32();
+  };
+  const types = [], funcTypes = [], imports = new Map(), exports = new Map();
+  while (p < b.length) {
+    const id = b[p++];
+    const size = u32();
+    const end = p + size;
+    if (id === 1) {
+      for (let n = u32(); n > 0; n--) {
+        if (b[p++] !== 0x60) throw new Error('type section: not a function type');
+        const params = [], results = [];
+        for (let k = u32(); k > 0; k--) params.push(valtypes[b[p++]] ?? '?');
+        for (let k = u32(); k > 0; k--) results.push(valtypes[b[p++]] ?? '?');
+        types.push(`(${params.join(', ')}) -> ${results.join(', ') || 'void'}`);
+      }
+    } else if (id === 2) {
+      for (let n = u32(); n > 0; n--) {
+        const mod = name(), field = name(), kind = b[p++];
+        if (kind === 0) {
+          const t = types[u32()];
+          funcTypes.push(t);
+          imports.set(`${mod}.${field}`, t);
+        } else if (kind === 1) {
+          p++;
+          limits();
+        } else if (kind === 2) {
+          limits();
+        } else if (kind === 3) {
+          p += 2;
+        } else if (kind === 4) {
+          p++;
+          u32();
+        } else {
+          throw new Error(`import section: kind ${kind}`);
+        }
+      }
+    } else if (id === 3) {
+      for (let n = u32(); n > 0; n--) funcTypes.push(types[u32()]);
+    } else if (id === 7) {
+      for (let n = u32(); n > 0; n--) {
+        const field = name(), kind = b[p++], index = u32();
+        if (kind === 0) exports.set(field, funcTypes[index]);
+      }
+    }
+    p = end;
+  }
+  return { imports, exports };
+}
+
+// What an invoke_* trampoline's name says its type is.
+function invokeType(name) {
+  const letters = { v: null, i: 'i32', j: 'i64', f: 'f32', d: 'f64', p: 'i32' };
+  const code = name.slice('invoke_'.length);
+  if (!/^[vijfdp][ijfdp]*$/.test(code)) return undefined;
+  const params = ['i32', ...[...code.slice(1)].map((c) => letters[c])];
+  return `(${params.join(', ')}) -> ${letters[code[0]] ?? 'void'}`;
+}
+
 // The names pglite.js's dynamic linker finds without the wasm: the keys of
 // its wasmImports object (JavaScript library functions).
 function jsLibraryNames(pgliteJs) {
@@ -100,7 +193,11 @@ const info = dylink(so);
 const fromLoader = new Set(['memory', '__indirect_function_table', '__stack_pointer',
   '__memory_base', '__table_base']);
 
+const mainBytes = readFileSync(join(dist, 'pglite.wasm'));
+const soTypes = signatures(soBytes), mainTypes = signatures(mainBytes);
+
 const missing = [];
+const mismatched = [];
 const imports = WebAssembly.Module.imports(so);
 for (const { module, name, kind } of imports) {
   if (module === 'env' && fromLoader.has(name)) continue;
@@ -115,6 +212,13 @@ for (const { module, name, kind } of imports) {
     found = mainExports.get(name) === 'global';
   } else {
     found = false;
+  }
+  if (found && module === 'env' && kind === 'function') {
+    const ours = soTypes.imports.get(`env.${name}`);
+    const theirs = name.startsWith('invoke_') && !mainExports.has(name)
+      ? invokeType(name)
+      : mainTypes.exports.get(name);
+    if (theirs !== undefined && ours !== theirs) mismatched.push({ name, ours, theirs });
   }
   if (!found) {
     const how = module === 'GOT.mem' ? 'data (GOT.mem)'
@@ -132,6 +236,16 @@ if (names.length > 0) {
   for (const n of names) console.error(`  ${n}  ${byName.get(n).join(', ')}`);
 } else {
   console.error(`imports: all resolved (${counts})`);
+}
+
+mismatched.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+if (mismatched.length > 0) {
+  console.error(`${soPath}: ${mismatched.length} functions imported with another signature than pglite.wasm's:`);
+  for (const m of mismatched) console.error(`  ${m.name}  imports ${m.ours}, pglite.wasm has ${m.theirs}`);
+} else {
+  const compared = [...soTypes.imports.keys()].filter((k) => k.startsWith('env.') &&
+    (mainTypes.exports.has(k.slice(4)) || (k.startsWith('env.invoke_') && invokeType(k.slice(4))))).length;
+  console.error(`signatures: all equal (${compared} functions compared)`);
 }
 
 // A gzip tar's regular files, by name.
@@ -203,4 +317,4 @@ try {
   magicFailed = true;
 }
 
-process.exit(magicFailed || (names.length > 0 && !warnOnly) ? 1 : 0);
+process.exit(magicFailed || ((names.length > 0 || mismatched.length > 0) && !warnOnly) ? 1 : 0);

@@ -438,6 +438,62 @@ publication_scan(Oid catalog, Oid index, AttrNumber keycol, Oid key, AttrNumber 
 	return result;
 }
 
+#if PG_VERSION_NUM >= 190000
+/*
+ * The publications that name a table, as published (FOR TABLE t) or as
+ * excepted (FOR ALL TABLES EXCEPT (TABLE t)): pg_publication_rel.prexcept.
+ */
+static List *
+relation_publications_where(Oid relid, bool except)
+{
+	Relation	rel = table_open(PublicationRelRelationId, AccessShareLock);
+	ScanKeyData skey;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *result = NIL;
+
+	ScanKeyInit(&skey, Anum_pg_publication_rel_prrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(rel, PublicationRelPrrelidPrpubidIndexId, true, NULL, 1, &skey);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_publication_rel pr = (Form_pg_publication_rel) GETSTRUCT(tuple);
+
+		if (pr->prexcept == except)
+			result = lappend_oid(result, pr->prpubid);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return result;
+}
+
+ULID_PGLITE_LOCAL List *
+GetRelationIncludedPublications(Oid relid)
+{
+	return relation_publications_where(relid, false);
+}
+
+ULID_PGLITE_LOCAL List *
+GetRelationExcludedPublications(Oid relid)
+{
+	return relation_publications_where(relid, true);
+}
+
+/* The members of list1 that list2 has not, in list1's order (pg_list.h). */
+ULID_PGLITE_LOCAL List *
+list_difference_oid(const List *list1, const List *list2)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, list1)
+	{
+		if (!list_member_oid(list2, lfirst_oid(lc)))
+			result = lappend_oid(result, lfirst_oid(lc));
+	}
+	return result;
+}
+#else
 /* The publications that name a table. */
 ULID_PGLITE_LOCAL List *
 GetRelationPublications(Oid relid)
@@ -446,6 +502,7 @@ GetRelationPublications(Oid relid)
 							Anum_pg_publication_rel_prrelid, relid,
 							Anum_pg_publication_rel_prpubid);
 }
+#endif
 
 /* The publications of all tables in a schema. */
 ULID_PGLITE_LOCAL List *
