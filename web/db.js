@@ -129,7 +129,7 @@ const layouts = {
 		['ver', 48, 4, `uuid_extract_version(x)::text`, `'the version, 7'`],
 		['rand_a', 52, 12, `((get_byte(b, 6) & 15) << 8 | get_byte(b, 7))::text`,
 			`'PostgreSQL''s uuidv7() writes here the time''s fraction of a millisecond in 4096ths ('
-			 || round(((get_byte(b, 6) & 15) << 8 | get_byte(b, 7)) * 1000000.0 / 4096) || ' ns), and steps the time by at least 1/4096 ms a call, so that a session''s values increase'`],
+			 || round(((get_byte(b, 6) & 15) << 8 | get_byte(b, 7)) * 1000000.0 / 4096) || ' ns), the time taken at least 245 ns past the call before, so that a session''s values increase'`],
 		['var', 64, 2, `substring(('x' || encode(substring(b FROM 9 FOR 1), 'hex'))::bit(8)::text FROM 1 FOR 2)`,
 			`'the variant, 10 (RFC 9562)'`],
 		['rand_b', 66, 62, `encode(set_byte(substring(b FROM 9), 0, get_byte(b, 8) & 63), 'hex')`, `'62 random bits'`],
