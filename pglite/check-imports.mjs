@@ -39,7 +39,7 @@
 // signature only warns and the status stays 0), 2 on bad arguments.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { untar } from './tar.mjs';
 
 const args = process.argv.slice(2);
 const warnOnly = args.includes('--warn');
@@ -246,21 +246,6 @@ if (mismatched.length > 0) {
   const compared = [...soTypes.imports.keys()].filter((k) => k.startsWith('env.') &&
     (mainTypes.exports.has(k.slice(4)) || (k.startsWith('env.invoke_') && invokeType(k.slice(4))))).length;
   console.error(`signatures: all equal (${compared} functions compared)`);
-}
-
-// A gzip tar's regular files, by name.
-function untar(gz) {
-  const t = gunzipSync(gz), files = new Map();
-  for (let p = 0; p + 512 <= t.length;) {
-    const name = t.subarray(p, p + 100).toString('utf8').replace(/\0.*$/s, '');
-    if (!name) break;
-    const prefix = t.subarray(p + 345, p + 500).toString('utf8').replace(/\0.*$/s, '');
-    const size = parseInt(t.subarray(p + 124, p + 136).toString('utf8').replace(/\0.*$/s, '').trim() || '0', 8);
-    const type = String.fromCharCode(t[p + 156] || 48);
-    if (type === '0' || type === '\0') files.set(prefix ? `${prefix}/${name}` : name, t.subarray(p + 512, p + 512 + size));
-    p += 512 + Math.ceil(size / 512) * 512;
-  }
-  return files;
 }
 
 // Pg_magic_func's struct: len, then the ABI fields (5 ints and 32 bytes);

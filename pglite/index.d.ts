@@ -1,12 +1,4 @@
-import type { PGliteInterface } from '@electric-sql/pglite';
+import type { Extension } from '@electric-sql/pglite';
 
-/** The ulid extension for PGlite: `PGlite.create({ extensions: { ulid } })`. */
-declare const ulid: {
-	name: string;
-	setup: (_pg: PGliteInterface, emscriptenOpts: any) => Promise<{
-		emscriptenOpts: any;
-		bundlePath: URL;
-	}>;
-};
-
-export { ulid };
+/** The ulid extension for PGlite: `PGlite.create({ extensions: { ulid } })`, then `CREATE EXTENSION ulid`. */
+export declare const ulid: Extension;
