@@ -10,10 +10,6 @@ const fail = (why) => {
   console.error(`pglite-ulid: not packing: ${why}`);
   process.exit(1);
 };
-if (!existsSync('LICENSE')) {
-  if (existsSync('../LICENSE') && existsSync('../ulid.control')) copyFileSync('../LICENSE', 'LICENSE');
-  else fail('no LICENSE (bin/pglite --pack puts it here)');
-}
 if (!existsSync('dist/ulid.tar.gz')) fail('no dist/ulid.tar.gz: build it with bin/pglite --pack, which packs too');
 const files = [...untar(readFileSync('dist/ulid.tar.gz')).keys()];
 const libraries = files.filter((f) => /^lib\/postgresql\/ulid-pg\d+\.wasm$/.test(f));
@@ -22,5 +18,9 @@ if (!files.includes('share/postgresql/extension/ulid.control')) fail('dist/ulid.
 if (libraries.length !== releases.length) {
   fail(`dist/ulid.tar.gz has ${libraries.length} libraries (${libraries.join(', ')}), ` +
     `VERSIONS lists ${releases.length} PGlite releases: build it with bin/pglite --pack`);
+}
+if (!existsSync('LICENSE')) {
+  if (existsSync('../LICENSE') && existsSync('../ulid.control')) copyFileSync('../LICENSE', 'LICENSE');
+  else fail('no LICENSE (bin/pglite --pack puts it here)');
 }
 console.error(`pglite-ulid: packing ${libraries.join(', ')} with ${files.length - libraries.length} other files`);

@@ -409,6 +409,18 @@ statistic_proc_security_check(VariableStatData *vardata, Oid func_oid)
 }
 
 /*
+ * explicit_bzero (src/port): a memset the compiler may not drop as a dead
+ * store, as it is called through a volatile pointer.
+ */
+static void *(*const volatile ulid_memset) (void *, int, size_t) = memset;
+
+ULID_PGLITE_LOCAL void
+explicit_bzero(void *buf, size_t len)
+{
+	ulid_memset(buf, 0, len);
+}
+
+/*
  * What ulid_convert_column() and its dry run ask of publications, read from
  * the catalogs.  PGlite, one backend with no replication, has none but
  * those a user makes, and they publish to no one.

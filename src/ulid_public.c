@@ -8,8 +8,9 @@
  * cipher is a permutation, so distinct ids have distinct public ids, and
  * without the key a public id tells nothing of the time or the order.  The
  * cipher is OpenSSL's libcrypto, which the server links already; there is
- * no cipher of our own.  A build without OpenSSL (PGlite) has the functions,
- * which raise feature_not_supported.
+ * no cipher of our own.  A build without OpenSSL (PGlite's) uses pgcrypto's
+ * library instead, where it is installed, and raises feature_not_supported
+ * where it is not.
  *
  * The server's keys are read from a file that only the server's operating
  * system user may read, named by ulid.public_id_key_file: one key a line as
@@ -41,8 +42,10 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "storage/fd.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
 /* guc.h reaches a header with unused parameters under -Wextra on 15. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -186,6 +189,75 @@ aes128_block(FunctionCallInfo fcinfo, int slot, bool encrypt, const uint8 *key,
 	if (EVP_CipherUpdate(s->ctx, out, &outlen, in, ULID_LEN) != 1 || outlen != ULID_LEN)
 		openssl_failed("use");
 }
+
+#else
+
+/*****************************************************************************
+ *	The cipher, where OpenSSL is not linked: pgcrypto's
+ *****************************************************************************/
+
+/*
+ * A build without OpenSSL (PGlite's) enciphers through pgcrypto's library,
+ * which carries an AES of its own: its encrypt(data, key, 'aes-ecb/pad:none')
+ * and decrypt(), called as C functions of the library loaded from $libdir.
+ * The library needs only to be there (in PGlite: extensions: { pgcrypto }),
+ * not CREATE EXTENSION pgcrypto, so no function is looked up by name and no
+ * schema or search_path is involved.  A 16-byte key is AES-128 there too,
+ * one block without padding: the same public ids as OpenSSL's.
+ */
+static PGFunction pgcrypto_cipher[2];	/* decrypt, encrypt */
+
+static void
+aes128_block(FunctionCallInfo fcinfo, int slot, bool encrypt, const uint8 *key,
+			 const uint8 *in, uint8 *out)
+{
+	bytea	   *data = palloc(VARHDRSZ + ULID_LEN);
+	bytea	   *k = palloc(VARHDRSZ + ULID_KEY_LEN);
+	bytea	   *result;
+
+	(void) slot;
+	if (pgcrypto_cipher[encrypt] == NULL)
+	{
+		MemoryContext cxt = CurrentMemoryContext;
+
+		PG_TRY();
+		{
+			pgcrypto_cipher[encrypt] = load_external_function("$libdir/pgcrypto",
+															  encrypt ? "pg_encrypt" : "pg_decrypt",
+															  true, NULL);
+		}
+		PG_CATCH();
+		{
+			ErrorData  *e;
+
+			MemoryContextSwitchTo(cxt);
+			e = CopyErrorData();
+			FlushErrorState();
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("%s needs pgcrypto's library in this build of ulid",
+						   get_func_name(fcinfo->flinfo->fn_oid)),
+					errdetail("It was built without OpenSSL and enciphers with pgcrypto's AES, "
+							  "whose library did not load: %s", e->message),
+					errhint("In PGlite, load pgcrypto beside ulid: extensions: { ulid, pgcrypto }."));
+		}
+		PG_END_TRY();
+	}
+	SET_VARSIZE(data, VARHDRSZ + ULID_LEN);
+	memcpy(VARDATA(data), in, ULID_LEN);
+	SET_VARSIZE(k, VARHDRSZ + ULID_KEY_LEN);
+	memcpy(VARDATA(k), key, ULID_KEY_LEN);
+	result = DatumGetByteaPP(DirectFunctionCall3(pgcrypto_cipher[encrypt], PointerGetDatum(data),
+												 PointerGetDatum(k),
+												 CStringGetTextDatum("aes-ecb/pad:none")));
+	explicit_bzero(VARDATA(k), ULID_KEY_LEN);
+	pfree(k);
+	if (VARSIZE_ANY_EXHDR(result) != ULID_LEN)
+		elog(ERROR, "pgcrypto gave %d bytes for a block of %d", (int) VARSIZE_ANY_EXHDR(result), ULID_LEN);
+	memcpy(out, VARDATA_ANY(result), ULID_LEN);
+}
+
+#endif
 
 /*****************************************************************************
  *	The server's keys
@@ -408,25 +480,6 @@ current_server_keys(void)
 	return &server_keys;
 }
 
-#else
-
-static void
-aes128_block(FunctionCallInfo fcinfo, int slot, bool encrypt, const uint8 *key,
-			 const uint8 *in, uint8 *out)
-{
-	(void) slot;
-	(void) key;
-	(void) in;
-	(void) out;
-	(void) encrypt;
-	ereport(ERROR,
-			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			errmsg("%s is not available in this build of ulid",
-				   get_func_name(fcinfo->flinfo->fn_oid)),
-			errdetail("It was built without OpenSSL, whose AES it uses."));
-}
-
-#endif
 
 /*
  * Define ulid.public_id_key_file, at every load of the library.  Only the
@@ -436,7 +489,6 @@ aes128_block(FunctionCallInfo fcinfo, int slot, bool encrypt, const uint8 *key,
 void
 ulid_public_id_init(void)
 {
-#ifdef ULID_HAVE_OPENSSL
 	DefineCustomStringVariable("ulid.public_id_key_file",
 							   "File of the keys of ulid_encrypt(id) and ulid_decrypt(public_id).",
 							   "One key a line as 32 hexadecimal digits, the current key first. "
@@ -447,7 +499,6 @@ ulid_public_id_init(void)
 							   0,
 							   NULL, NULL, NULL);
 	RegisterXactCallback(server_keys_xact_callback, NULL);
-#endif
 }
 
 /*****************************************************************************
@@ -480,14 +531,8 @@ ulid_decrypt(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(result);
 }
 
-#ifdef ULID_HAVE_OPENSSL
 #define SERVER_KEY(n) (current_server_keys()->key[n])
 #define SERVER_KEY_COUNT() (current_server_keys()->count)
-#else
-/* Reached only after aes128_block() has raised. */
-#define SERVER_KEY(n) ((const uint8 *) NULL)
-#define SERVER_KEY_COUNT() 1
-#endif
 
 /* The public id of a ulid under the server's current key. */
 PG_FUNCTION_INFO_V1(ulid_encrypt_server_key);
@@ -545,7 +590,7 @@ ulid_decrypt_all(PG_FUNCTION_ARGS)
 		call_site_cipher(fcinfo)->element_type = element_type;
 	}
 #else
-	element_type = InvalidOid;
+	element_type = get_element_type(get_func_rettype(fcinfo->flinfo->fn_oid));
 #endif
 	PG_RETURN_ARRAYTYPE_P(construct_array(ids, count, element_type, ULID_LEN, false, TYPALIGN_CHAR));
 }

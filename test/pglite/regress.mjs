@@ -128,9 +128,10 @@ function resolvePackage(project, name, subpath = '.') {
 }
 
 // The contrib extensions the regression files create (a server has them all
-// from postgresql-contrib), those PGlite ships, loaded into every instance.
+// from postgresql-contrib), those PGlite ships, loaded into every instance;
+// and pgcrypto, whose library enciphers public ids where there is no OpenSSL.
 async function contribExtensions(project) {
-	const names = new Set();
+	const names = new Set(['pgcrypto']);
 	for (const f of fs.readdirSync(path.join(root, 'test/sql')).filter((f) => f.endsWith('.sql'))) {
 		const text = fs.readFileSync(path.join(root, 'test/sql', f), 'utf8');
 		for (const m of text.matchAll(/CREATE EXTENSION (?:IF NOT EXISTS )?("?)([A-Za-z0-9_-]+)\1/gi)) names.add(m[2]);

@@ -13,8 +13,8 @@
 // names, dist/ulid.tar.gz; default pglite/ of this checkout, where
 // bin/pglite writes the bundle); or BUNDLE, a ulid.tar.gz that bin/pglite
 // wrote elsewhere, served as pglite/'s.  PGlite is the one this folder's
-// package-lock.json pins (npm ci here), which must be the version in
-// pglite/VERSION, the one the bundle is built for.  The screenshots go to
+// package-lock.json pins (npm ci here), which must be the newest in
+// pglite/VERSIONS, the one bin/pglite builds for by default.  The screenshots go to
 // DIR (default test/web/results/), as page-375.png and page-1280.png (the
 // page that wide, whole); their paths are printed.
 //
@@ -83,17 +83,17 @@ for (const f of [join(pkg, 'index.js'), servedBundle]) {
 	}
 }
 
-// The PGlite served must be the one the bundle is built for.
+// The PGlite served must be the newest release, the one the bundle is built for.
 const pglitePkg = createRequire(join(here, 'package.json')).resolve('@electric-sql/pglite')
 const pgliteDist = dirname(pglitePkg)
 const served = JSON.parse(readFileSync(join(pgliteDist, '..', 'package.json'), 'utf8')).version
 let pinned
 try {
-	pinned = readFileSync(join(root, 'pglite', 'VERSION'), 'utf8').trim()
+	pinned = readFileSync(join(root, 'pglite', 'VERSIONS'), 'utf8').split('\n').find((l) => l.trim() && !l.startsWith('#')).trim()
 } catch {
 	pinned = undefined
 }
-if (pinned !== undefined) same(served, pinned, `PGlite ${served} served, the version in pglite/VERSION`)
+if (pinned !== undefined) same(served, pinned, `PGlite ${served} served, the newest in pglite/VERSIONS`)
 
 const mounts = pageMounts({ pkg, pglite: pgliteDist })
 if (bundle !== undefined) mounts['/vendor/ulid/dist/ulid.tar.gz'] = bundle
