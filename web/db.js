@@ -5,12 +5,14 @@
 // runs on PostgreSQL 18 and 19 (uuidv7() and uuid_extract_*() are core
 // there).
 import { PGlite } from '@electric-sql/pglite'
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
 import { ulid } from 'pglite-ulid'
 
 // An open database: the extension created, the tab's ObjectId state and
 // public-id key made, and the versions it reports.
 export async function open() {
-	const db = await PGlite.create({ extensions: { ulid } })
+	// pgcrypto's library enciphers public ids where ulid has no OpenSSL.
+	const db = await PGlite.create({ extensions: { ulid, pgcrypto } })
 	await db.exec(`
 		CREATE EXTENSION IF NOT EXISTS ulid;
 		-- An ObjectId's middle 5 bytes are random, drawn once per process (here:

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { ulid } from 'pglite-ulid';
 
 let n = parseInt(process.argv[2] ?? '0', 10);
@@ -45,7 +46,7 @@ const error = async (p) => {
 	ok(Array.isArray(ids) && ids.length === 3 && CROCKFORD.test(ids[0]) && ids[1] === null && ids[0] < ids[2],
 		'after it, a ulid[] is an array of strings, NULL as null', ids);
 	const sent = ['01ARYZ6S41TSV4RRFFQ69G5FAV', '01ARYZ6S41TSV4RRFFQ69G5FAW', null];
-	const back = (await pg.query('SELECT $1::ulid[] AS ids, pg_catalog.cardinality($1::ulid[]) AS n', [sent])).rows[0];
+	const back = (await pg.query('SELECT $1::ulid[] AS ids, cardinality($1::ulid[]) AS n', [sent])).rows[0];
 	ok(JSON.stringify(back.ids) === JSON.stringify(sent) && back.n === 3, 'a JavaScript array binds to $1::ulid[]', back);
 	await pg.exec(`CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT gen_ulid(), item text);
 		INSERT INTO orders (item) SELECT 'item ' || g FROM generate_series(1, 20) g;`);
@@ -95,7 +96,6 @@ const error = async (p) => {
 // Public ids: enciphered by pgcrypto's library, loaded beside ulid (no
 // CREATE EXTENSION pgcrypto needed); without it, 0A000 and a hint.
 {
-	const { pgcrypto } = await import('@electric-sql/pglite/contrib/pgcrypto');
 	let pg = await PGlite.create({ extensions: { ulid, pgcrypto } });
 	await pg.exec('CREATE EXTENSION ulid');
 	const fips = (await pg.query(`SELECT ulid_encrypt('00112233-4455-6677-8899-aabbccddeeff'::uuid::ulid,
