@@ -66,31 +66,31 @@ SELECT count(*) FROM pi;
 -- @case gen_random_uuid() vs floor
 SELECT count(gen_random_uuid()) FROM pi;
 
--- @case encrypt: ulid_encrypt(id, key) vs gen_random_uuid(), encrypt: pgcrypto encrypt(), floor
+-- @case encrypt: ulid_encrypt() under a key passed vs gen_random_uuid(), encrypt: pgcrypto encrypt(), floor
 SELECT count(ulid_encrypt(id, k)) FROM pi;
 
 -- @case encrypt: pgcrypto encrypt() vs gen_random_uuid(), floor
 SELECT count(encrypt(id::bytea, k, 'aes-ecb/pad:none')) FROM pi;
 
--- @case decrypt: ulid_decrypt(public_id, key) vs gen_random_uuid(), decrypt: pgcrypto decrypt(), floor
+-- @case decrypt: ulid_decrypt() under a key passed vs gen_random_uuid(), decrypt: pgcrypto decrypt(), floor
 SELECT count(ulid_decrypt(p, k)) FROM pi;
 
 -- @case decrypt: pgcrypto decrypt() vs gen_random_uuid(), floor
 SELECT count(decrypt(pb, k, 'aes-ecb/pad:none')) FROM pi;
 
--- @case encrypt: ulid_encrypt(id), the server's key vs encrypt: ulid_encrypt(id, key), gen_random_uuid(), floor
+-- @case encrypt: ulid_encrypt() under the server's key vs encrypt: ulid_encrypt() under a key passed, gen_random_uuid(), floor
 SELECT count(ulid_encrypt(id)) FROM pi;
 
--- @case decrypt: ulid_decrypt(public_id), the server's key vs decrypt: ulid_decrypt(public_id, key), gen_random_uuid(), floor
+-- @case decrypt: ulid_decrypt() under the server's key vs decrypt: ulid_decrypt() under a key passed, gen_random_uuid(), floor
 SELECT count(ulid_decrypt(p)) FROM pi;
 
--- @case encrypt (key per row): ulid_encrypt(id, key) vs encrypt: ulid_encrypt(id, key), encrypt (key per row): pgcrypto encrypt(), gen_random_uuid(), floor
+-- @case encrypt (key per row): ulid_encrypt() vs encrypt: ulid_encrypt() under a key passed, encrypt (key per row): pgcrypto encrypt(), gen_random_uuid(), floor
 SELECT count(ulid_encrypt(id, kr)) FROM pi;
 
 -- @case encrypt (key per row): pgcrypto encrypt() vs encrypt: pgcrypto encrypt(), floor
 SELECT count(encrypt(id::bytea, kr, 'aes-ecb/pad:none')) FROM pi;
 
--- @case decrypt (key per row): ulid_decrypt(public_id, key) vs decrypt: ulid_decrypt(public_id, key), decrypt (key per row): pgcrypto decrypt(), gen_random_uuid(), floor
+-- @case decrypt (key per row): ulid_decrypt() vs decrypt: ulid_decrypt() under a key passed, decrypt (key per row): pgcrypto decrypt(), gen_random_uuid(), floor
 SELECT count(ulid_decrypt(p, kr)) FROM pi;
 
 -- @case decrypt (key per row): pgcrypto decrypt() vs decrypt: pgcrypto decrypt(), floor
