@@ -157,13 +157,16 @@ def run_inside(out_file, names, params):
 # A run: one tempcluster per kind of cluster, then the data file
 #
 
-def header(start, load_start, lib_start, lib_end, lines, run_line, cluster_line, kind=None):
-    """The # lines of a data file: when, which commit and library, the load
-    and the machine, what the clusters said (once each), how it was run."""
+def header(start, commit_start, load_start, lib_start, lib_end, lines, run_line, cluster_line, kind=None):
+    """The # lines of a data file: when, which commit (as the run began:
+    a tree changed since makes the line say so) and library, the load and
+    the machine, what the clusters said (once each), how it was run."""
+    commit_end = commit()
     return [
         *(["kind: " + kind] if kind else []),
         "date: %s" % start.strftime("%Y-%m-%d %H:%M UTC"),
-        "commit: %s" % commit(),
+        "commit: %s" % (commit_start if commit_end == commit_start else
+                        "%s, then %s during the run" % (commit_start, commit_end)),
         "library: %s%s" % (lib_start[1], "" if lib_end[0] == lib_start[0] else
                            "; WARNING: replaced during the run by %s" % lib_end[1]),
         "load average: %s at start, %s at end" % (load_start, load_average()),
@@ -194,7 +197,7 @@ def run(names, params, folder=None):
     """Run the named workloads (all but the scale and PGlite ones without
     names), each in its cluster; write the data file into folder (results/
     for a full run of all, out/ otherwise) and return its path."""
-    start, load_start, lib_start = now(), load_average(), library()
+    start, commit_start, load_start, lib_start = now(), commit(), load_average(), library()
     locale = "en_US.UTF-8" if "en_US.utf8" in subprocess.run(
         ["locale", "-a"], capture_output=True, text=True).stdout.split() else "C.UTF-8"
     settings = wl.SETTINGS + (wl.TINY_SETTINGS if params["name"] == "tiny" else [])
@@ -221,7 +224,7 @@ def run(names, params, folder=None):
     os.unlink(raw.name)
     length = ("pgbench runs of %d transactions per client" % params["transactions"] if "transactions" in params
               else "pgbench runs of %d s" % params["seconds"])
-    meta = header(start, load_start, lib_start, library(), lines,
+    meta = header(start, commit_start, load_start, lib_start, library(), lines,
                   "run: %s%s, N=%d, BULK=%d, %d timed round(s) after %d warm-up unless the workload says "
                   "otherwise, %s" % (params["name"], "" if not names else " of " + " ".join(names),
                                      params["N"], params["BULK"], params["rounds"], params["warmup"], length),
@@ -257,7 +260,7 @@ def run_pglite(names, params, folder=None):
     named PGlite workloads in one PGlite instance, and write the data file,
     <date>T<HHMM>Z-pglite.csv: under results/ for a full run, out/ for
     another; return its path."""
-    start, load_start = now(), load_average()
+    start, commit_start, load_start = now(), commit(), load_average()
     say("bin/pglite: the bundle of this tree")
     built = subprocess.run([os.path.join(ROOT, "bin", "pglite")], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     if built.returncode != 0:
@@ -288,7 +291,8 @@ def run_pglite(names, params, folder=None):
     stamp = datetime.datetime.fromtimestamp(os.path.getmtime(bundle), datetime.timezone.utc)
     meta = [
         "date: %s" % start.strftime("%Y-%m-%d %H:%M UTC"),
-        "commit: %s" % commit(),
+        "commit: %s" % (commit_start if commit() == commit_start else
+                        "%s, then %s during the run" % (commit_start, commit())),
         "library: %s of %s, sha256 %s%s" % (os.path.relpath(bundle, ROOT), stamp.strftime("%Y-%m-%d %H:%M UTC"),
                                            bundle_sum, "" if sha256(bundle) == bundle_sum else
                                            "; WARNING: replaced during the run, sha256 now %s" % sha256(bundle)),
@@ -497,7 +501,7 @@ def run_scale(params, folder=None):
     """The scale workloads: the load, reads and pgbench points in a cluster
     with the file's settings, the preloaded pgbench points in another;
     return the data file's path."""
-    start, load_start, lib_start = now(), load_average(), library()
+    start, commit_start, load_start, lib_start = now(), commit(), load_average(), library()
     paths = wl.scale_workloads()
     settings = sorted(set(x for p in paths for x in wl.parse_scale(p)["settings"]))
     raw = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
@@ -513,7 +517,7 @@ def run_scale(params, folder=None):
     os.unlink(raw.name)
     length = ("%d transactions per client" % params["transactions"] if "transactions" in params
               else "%d s" % params["seconds"])
-    meta = header(start, load_start, lib_start, library(), lines,
+    meta = header(start, commit_start, load_start, lib_start, library(), lines,
                   "run: %s, %d batches of %d rows per table, pgbench points of %s, -M prepared, -j 2"
                   % (params["name"] if params["name"] != "full" or full else "full-length pgbench points",
                      params["BATCHES"], params["B"], length),
