@@ -261,7 +261,8 @@ UNRECORDED = ["decompose", "generate_preloaded", "generate_v7_preloaded", "pgben
 FLOOR = "floor"
 # The questions that need another server or a run of their own, which a
 # recording run on this machine's major does not answer: a title, how they
-# are run, and the data files of their earlier runs (the newest is named).
+# are run, and the names of their data files in results/ (named, not read:
+# the report depends on the run's data files alone).
 ELSEWHERE = [
     ("Generating and inserting against PostgreSQL 18's uuidv7() and pg_uuidv7",
      "`PG_MAJOR=18 bench/run peers_v7 generate bulk_insert` in `bin/pgenv 18`", "*-pg18.csv"),
@@ -275,28 +276,20 @@ ELSEWHERE = [
 # case, unit, peer), and what they are against.  The same figures are in
 # bold in BENCHMARKS.md.
 README_ROWS = [
-    ("generating 1M ids, `gen_ulid()`", [("generate", "gen_ulid()", "ms", "gen_random_uuid()")],
-     "`gen_random_uuid()`"),
-    ("parsing, printing 1M ids", [("text_io", "text::ulid", "ms", "text::uuid"),
-                                  ("text_io", "ulid::text", "ms", "uuid::text")], "`uuid`'s"),
-    ("sorting, indexing 1M keys", [("order_by", "ulid", "ms", "uuid"), ("create_index", "ulid", "ms", "uuid")],
-     "`uuid`"),
-    ("sorting ids made many a millisecond", [("sort_generated", "bulk: gen_ulid()", "ms", "bulk: independent bits")],
-     "independent bits"),
-    ("3M-row insert keyed by `gen_ulid()`; its index", [("bulk_insert", "ulid gen_ulid()", "ms", "bigint identity"),
-                                                         ("bulk_insert", "ulid gen_ulid()", "bytes",
-                                                          "ulid gen_monotonic_ulid()")],
-     "`bigint` identity; `gen_monotonic_ulid()`'s"),
-    ("64 clients inserting by `gen_ulid()`", [("clients64", "ulid gen_ulid()", "ms/tx", "bigint identity")],
+    ("generating ids", [("generate", "gen_ulid()", "ms", "gen_random_uuid()")], "`gen_random_uuid()`"),
+    ("text in, out", [("text_io", "text::ulid", "ms", "text::uuid"), ("text_io", "ulid::text", "ms", "uuid::text")],
+     "`uuid`'s"),
+    ("sorting, indexing", [("order_by", "ulid", "ms", "uuid"), ("create_index", "ulid", "ms", "uuid")], "`uuid`"),
+    ("3M-row insert by `gen_ulid()`", [("bulk_insert", "ulid gen_ulid()", "ms", "bigint identity")],
      "`bigint` identity"),
-    ("planning 1,000 OR-ed time windows", [("planning", "1000 windows: ulid, time bounds", "ms",
-                                            "1000 windows: timestamptz")], "the same on a `timestamptz` column"),
-    ("`ulid_encrypt(id)`, `ulid_decrypt(p)`, the server's key",
+    ("64 clients inserting", [("clients64", "ulid gen_ulid()", "ms/tx", "bigint identity")], "`bigint` identity"),
+    ("planning 1,000 time windows", [("planning", "1000 windows: ulid, time bounds", "ms",
+                                      "1000 windows: timestamptz")], "on a `timestamptz` column"),
+    ("`ulid_encrypt(id)`, `ulid_decrypt(p)`",
      [("public_ids", "encrypt: ulid_encrypt() under the server's key", "ms", "encrypt: ulid_encrypt() under a key passed"),
       ("public_ids", "decrypt: ulid_decrypt() under the server's key", "ms", "decrypt: ulid_decrypt() under a key passed")],
-     "a key passed in"),
-    ("the pg_tle edition: `gen_ulid()`, index build", [("tle", "gen: edition gen_ulid()", "ms", "gen: native gen_ulid()"),
-                                                        ("tle", "index: edition ulid", "ms", "index: native ulid")],
+     "a key passed"),
+    ("pg_tle edition: generating", [("tle", "gen: edition gen_ulid()", "ms", "gen: native gen_ulid()")],
      "the native type"),
 ]
 HEADLINES = [key for _, keys, _ in README_ROWS for key in keys]
@@ -516,7 +509,10 @@ def render(paths, check=True):
         pmeta, pfigures = load(by_kind["pglite"])
         rows = [r for _, rs in questions(pfigures) for r in rs]
         title = QUESTIONS[-1][0]
-        out += ["", "## " + title, "", pglite_method(pmeta) + " " + facts(pmeta).split(", ", 1)[1] + ".", ""]
+        load_avg = re.match(r"(\S+ \S+ \S+) at start, (\S+ \S+ \S+)", meta_value(pmeta, "load average"))
+        out += ["", "## " + title, "", "%s Its server: %s; load average %s at start, %s at end; %s."
+                % (pglite_method(pmeta), re.search(r"PostgreSQL [\d.]+", meta_value(pmeta, "postgresql")).group(0),
+                   load_avg.group(1), load_avg.group(2), meta_value(pmeta, "runtime")), ""]
         out += ratio_table(rows, by_column=False)
         out += ["Note: %s." % l[len("note: "):].split(": ", 1)[1] for l in pmeta if l.startswith("note: ")]
         done.append("PGlite (WebAssembly, 32-bit)")
@@ -529,8 +525,7 @@ def render(paths, check=True):
         if title in done or (title.startswith("Generating and inserting") and "peers_v7" in
                              {k[0] for k in figures}):
             continue
-        earlier = sorted(glob.glob(os.path.join(BENCH, "results", pattern)))
-        elsewhere.append("- %s: %s%s." % (title, how, "; the last run: " + link(earlier[-1]) if earlier else ""))
+        elsewhere.append("- %s: %s; earlier runs: `bench/results/%s`." % (title, how, pattern))
     if elsewhere:
         out += ["", "## Not in this run", "",
                 "Each needs another server or a run of its own; its figures are not repeated here, as they "
