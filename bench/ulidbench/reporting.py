@@ -510,11 +510,12 @@ def render(paths, check=True):
         rows = [r for _, rs in questions(pfigures) for r in rs]
         title = QUESTIONS[-1][0]
         load_avg = re.match(r"(\S+ \S+ \S+) at start, (\S+ \S+ \S+)", meta_value(pmeta, "load average"))
-        out += ["", "## " + title, "", "%s Its server: %s; load average %s at start, %s at end; %s."
+        out += ["", "## " + title, "", "In %s Its server: %s; load average %s at start, %s at end; %s."
                 % (pglite_method(pmeta), re.search(r"PostgreSQL [\d.]+", meta_value(pmeta, "postgresql")).group(0),
                    load_avg.group(1), load_avg.group(2), meta_value(pmeta, "runtime")), ""]
         out += ratio_table(rows, by_column=False)
-        out += ["Note: %s." % l[len("note: "):].split(": ", 1)[1] for l in pmeta if l.startswith("note: ")]
+        notes = ["Note: %s." % l[len("note: "):].split(": ", 1)[1] for l in pmeta if l.startswith("note: ")]
+        out += [""] * bool(notes) + notes
         done.append("PGlite (WebAssembly, 32-bit)")
     if "scale" in by_kind:
         out += ["", "## As tables grow", ""] + scale_text(by_kind["scale"])
