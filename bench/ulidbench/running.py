@@ -107,50 +107,52 @@ def run_inside(out_file, names, params):
     psql("\\i bench/init.sql\n", variables(params))
     version = psql("SELECT version();\n").strip()
     tmp = tempfile.mkdtemp(prefix="ulid-bench.")
-    with open(out_file, "a", newline="") as f:
-        f.write("# postgresql: %s\n" % version)
-        writer = csv.writer(f)
+    try:
+        with open(out_file, "a", newline="") as f:
+            f.write("# postgresql: %s\n" % version)
+            writer = csv.writer(f)
 
-        def skip(what, requires):
-            say("skipped %s: this server does not meet \"requires: %s\"" % (what, requires))
-            f.write("# skipped: %s (requires: %s)\n" % (what, requires))
+            def skip(what, requires):
+                say("skipped %s: this server does not meet \"requires: %s\"" % (what, requires))
+                f.write("# skipped: %s (requires: %s)\n" % (what, requires))
 
-        for w in wl.workloads(params, names):
-            if not met(w["requires"], params):
-                skip(w["name"], w["requires"])
-                continue
-            # Cases, checks and peers the server cannot run are left out.
-            unmet = [c for c in w["cases"] if not met(c["requires"], params)]
-            for case in unmet:
-                skip("%s: %s" % (w["name"], case["name"]), case["requires"])
-            w["cases"] = [c for c in w["cases"] if c not in unmet]
-            left = [c["name"] for c in w["cases"]]
-            for case in w["cases"]:
-                case["vs"] = [p for p in case["vs"] if p in left]
-            w["checks"] = [c for c in w["checks"] if met(c["requires"], params)]
-            rounds, warmup = wl.rounds_of(w, params)
-            say("%s: %d case(s), %d warm-up and %d timed round(s)"
-                % (w["name"], len(w["cases"]), warmup, rounds))
-            if w["setup"].strip():
-                psql(w["setup"], variables(params))
-            for check in w["checks"]:
-                last = (psql(check["sql"], variables(params)).strip().splitlines() or [""])[-1]
-                if last != "t":
-                    fail("%s: a check failed (%r):\n%s" % (w["name"], last, check["sql"]))
-            for note in w["notes"]:
-                if met(note["requires"], params):
-                    last = (psql(note["sql"], variables(params)).strip().splitlines() or [""])[-1]
-                    f.write("# note: %s: %s\n" % (w["name"], last))
-            if w["pgbench"]:
-                values = measure_pgbench(w, params, rounds, warmup, tmp)
-            else:
-                values = measure_psql(w, params, rounds, warmup)
-            for i, unit, r, value in values:
-                case = w["cases"][i]
-                writer.writerow([w["name"], case["name"], unit, r, "%.7g" % value,
-                                 ";".join(case["vs"]), w["rows"], w["baseline"]])
-            f.flush()
-    shutil.rmtree(tmp, ignore_errors=True)
+            for w in wl.workloads(params, names):
+                if not met(w["requires"], params):
+                    skip(w["name"], w["requires"])
+                    continue
+                # Cases, checks and peers the server cannot run are left out.
+                unmet = [c for c in w["cases"] if not met(c["requires"], params)]
+                for case in unmet:
+                    skip("%s: %s" % (w["name"], case["name"]), case["requires"])
+                w["cases"] = [c for c in w["cases"] if c not in unmet]
+                left = [c["name"] for c in w["cases"]]
+                for case in w["cases"]:
+                    case["vs"] = [p for p in case["vs"] if p in left]
+                w["checks"] = [c for c in w["checks"] if met(c["requires"], params)]
+                rounds, warmup = wl.rounds_of(w, params)
+                say("%s: %d case(s), %d warm-up and %d timed round(s)"
+                    % (w["name"], len(w["cases"]), warmup, rounds))
+                if w["setup"].strip():
+                    psql(w["setup"], variables(params))
+                for check in w["checks"]:
+                    last = (psql(check["sql"], variables(params)).strip().splitlines() or [""])[-1]
+                    if last != "t":
+                        fail("%s: a check failed (%r):\n%s" % (w["name"], last, check["sql"]))
+                for note in w["notes"]:
+                    if met(note["requires"], params):
+                        last = (psql(note["sql"], variables(params)).strip().splitlines() or [""])[-1]
+                        f.write("# note: %s: %s\n" % (w["name"], last))
+                if w["pgbench"]:
+                    values = measure_pgbench(w, params, rounds, warmup, tmp)
+                else:
+                    values = measure_psql(w, params, rounds, warmup)
+                for i, unit, r, value in values:
+                    case = w["cases"][i]
+                    writer.writerow([w["name"], case["name"], unit, r, "%.7g" % value,
+                                     ";".join(case["vs"]), w["rows"], w["baseline"]])
+                f.flush()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 #
@@ -376,40 +378,42 @@ def scale_inside(out_file, cluster, params):
     psql("\\i bench/init.sql\n")
     tmp = tempfile.mkdtemp(prefix="ulid-bench.")
     os.chmod(tmp, 0o755)
-    with open(out_file, "a", newline="") as f:
-        writer = csv.writer(f)
+    try:
+        with open(out_file, "a", newline="") as f:
+            writer = csv.writer(f)
 
-        def emit(part, series, x, metric, value):
-            writer.writerow([part, series, x, metric, "%.7g" % float(value)])
-            f.flush()
+            def emit(part, series, x, metric, value):
+                writer.writerow([part, series, x, metric, "%.7g" % float(value)])
+                f.flush()
 
-        def note(text):
-            f.write("# %s\n" % text)
-            f.flush()
+            def note(text):
+                f.write("# %s\n" % text)
+                f.flush()
 
-        version = psql("SELECT version();\n").strip()
-        scope = psql("SELECT ulid_monotonic_scope();\n").strip()
-        note("postgresql (%s cluster): %s; gen_monotonic_ulid() scope: %s" % (cluster, version, scope))
-        for path in wl.scale_workloads():
-            s = wl.parse_scale(path)
-            psql(s["setup"])
-            series = []
-            for one in s["series"]:
-                if one["requires"] and not met(one["requires"], wl.QUICK):
-                    say("skipped %s: this server does not meet \"requires: %s\"" % (one["name"], one["requires"]))
-                    note("skipped: %s (requires: %s)" % (one["name"], one["requires"]))
-                else:
-                    series.append(one)
-            if cluster == "plain":
-                scale_load(s, series, params, emit)
-                scale_read(s, series, params, emit, note)
-            # A tiny run tries the first client count alone.
-            for clients in s["clients"][:1] if params["name"] == "tiny" else s["clients"]:
-                for one in series:
-                    if cluster in one["concurrency"]:
-                        part = "pgbench" if cluster == "plain" else "pgbench_" + cluster
-                        scale_pgbench(s, one, int(clients), params, tmp, emit, part)
-    shutil.rmtree(tmp, ignore_errors=True)
+            version = psql("SELECT version();\n").strip()
+            scope = psql("SELECT ulid_monotonic_scope();\n").strip()
+            note("postgresql (%s cluster): %s; gen_monotonic_ulid() scope: %s" % (cluster, version, scope))
+            for path in wl.scale_workloads():
+                s = wl.parse_scale(path)
+                psql(s["setup"])
+                series = []
+                for one in s["series"]:
+                    if one["requires"] and not met(one["requires"], wl.QUICK):
+                        say("skipped %s: this server does not meet \"requires: %s\"" % (one["name"], one["requires"]))
+                        note("skipped: %s (requires: %s)" % (one["name"], one["requires"]))
+                    else:
+                        series.append(one)
+                if cluster == "plain":
+                    scale_load(s, series, params, emit)
+                    scale_read(s, series, params, emit, note)
+                # A tiny run tries the first client count alone.
+                for clients in s["clients"][:1] if params["name"] == "tiny" else s["clients"]:
+                    for one in series:
+                        if cluster in one["concurrency"]:
+                            part = "pgbench" if cluster == "plain" else "pgbench_" + cluster
+                            scale_pgbench(s, one, int(clients), params, tmp, emit, part)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def scale_load(s, series, params, emit):
