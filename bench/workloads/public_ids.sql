@@ -8,8 +8,12 @@
 -- column all the same, as a bind parameter would be for a whole query:
 -- ulid.so keeps the schedule for the call site and only compares the key),
 -- and with a key per row (column kr, all distinct), which makes the schedule
--- again on every call: what keeping it saves.  The floor reads the table and
--- calls nothing.
+-- again on every call: what keeping it saves.  And the server's key (1.4's
+-- one-argument forms, the key read from the file ulid.public_id_key_file
+-- names, which the driver sets in every cluster and the setup writes, the
+-- same key as k): ulid_encrypt(id) and ulid_decrypt(public_id) against the
+-- two-argument forms with the same key.  The floor reads the table and calls
+-- nothing.
 -- cluster: plain
 -- rows: :N
 -- baseline: floor
@@ -17,6 +21,9 @@
 
 -- @setup
 CREATE EXTENSION IF NOT EXISTS pgcrypto;
+-- The server's key file, k as 32 hexadecimal digits, readable by the server's
+-- user alone (the driver runs psql as root, the server as postgres).
+\! f="$PGDATA/ulid_public_id.key"; (umask 077 && echo 000102030405060708090a0b0c0d0e0f > "$f") && { [ "$(id -u)" -ne 0 ] || chown postgres: "$f"; }
 -- id: ulids of random times over a year; k: one key (FIPS-197's); kr: a
 -- random key per row; p: id's public id under k, pb the same as bytea.
 CREATE TABLE IF NOT EXISTS pi AS
@@ -44,6 +51,12 @@ SELECT ulid_encrypt('00112233-4455-6677-8899-aabbccddeeff'::uuid::ulid, k) = '69
 FROM (SELECT k FROM pi LIMIT 1) s;
 
 -- @check
+-- The server's key is k: the one-argument forms compute what the two-argument ones do.
+SELECT current_setting('ulid.public_id_key_file') = 'ulid_public_id.key'
+	AND bool_and(ulid_encrypt(id) = p AND ulid_decrypt(p) = id) AND count(*) = 1000
+FROM (SELECT * FROM pi LIMIT 1000) s;
+
+-- @check
 -- One key in every row; a different key in each.
 SELECT count(DISTINCT k) = 1 AND count(DISTINCT kr) = :N FROM pi;
 
@@ -53,25 +66,31 @@ SELECT count(*) FROM pi;
 -- @case gen_random_uuid() vs floor
 SELECT count(gen_random_uuid()) FROM pi;
 
--- @case encrypt: ulid_encrypt() vs gen_random_uuid(), encrypt: pgcrypto encrypt(), floor
+-- @case encrypt: ulid_encrypt() under a key passed vs gen_random_uuid(), encrypt: pgcrypto encrypt(), floor
 SELECT count(ulid_encrypt(id, k)) FROM pi;
 
 -- @case encrypt: pgcrypto encrypt() vs gen_random_uuid(), floor
 SELECT count(encrypt(id::bytea, k, 'aes-ecb/pad:none')) FROM pi;
 
--- @case decrypt: ulid_decrypt() vs gen_random_uuid(), decrypt: pgcrypto decrypt(), floor
+-- @case decrypt: ulid_decrypt() under a key passed vs gen_random_uuid(), decrypt: pgcrypto decrypt(), floor
 SELECT count(ulid_decrypt(p, k)) FROM pi;
 
 -- @case decrypt: pgcrypto decrypt() vs gen_random_uuid(), floor
 SELECT count(decrypt(pb, k, 'aes-ecb/pad:none')) FROM pi;
 
--- @case encrypt (key per row): ulid_encrypt() vs encrypt: ulid_encrypt(), encrypt (key per row): pgcrypto encrypt(), gen_random_uuid(), floor
+-- @case encrypt: ulid_encrypt() under the server's key vs encrypt: ulid_encrypt() under a key passed, gen_random_uuid(), floor
+SELECT count(ulid_encrypt(id)) FROM pi;
+
+-- @case decrypt: ulid_decrypt() under the server's key vs decrypt: ulid_decrypt() under a key passed, gen_random_uuid(), floor
+SELECT count(ulid_decrypt(p)) FROM pi;
+
+-- @case encrypt (key per row): ulid_encrypt() vs encrypt: ulid_encrypt() under a key passed, encrypt (key per row): pgcrypto encrypt(), gen_random_uuid(), floor
 SELECT count(ulid_encrypt(id, kr)) FROM pi;
 
 -- @case encrypt (key per row): pgcrypto encrypt() vs encrypt: pgcrypto encrypt(), floor
 SELECT count(encrypt(id::bytea, kr, 'aes-ecb/pad:none')) FROM pi;
 
--- @case decrypt (key per row): ulid_decrypt() vs decrypt: ulid_decrypt(), decrypt (key per row): pgcrypto decrypt(), gen_random_uuid(), floor
+-- @case decrypt (key per row): ulid_decrypt() vs decrypt: ulid_decrypt() under a key passed, decrypt (key per row): pgcrypto decrypt(), gen_random_uuid(), floor
 SELECT count(ulid_decrypt(p, kr)) FROM pi;
 
 -- @case decrypt (key per row): pgcrypto decrypt() vs decrypt: pgcrypto decrypt(), floor

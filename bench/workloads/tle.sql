@@ -16,10 +16,12 @@
 
 -- @setup
 CREATE EXTENSION IF NOT EXISTS pg_tle;
-\! sed -E "s/(pgtle\.[a-z_]+\(|name OPERATOR\(pg_catalog\.=\) )'ulid'/\1'ulid_tle'/g" tle/ulid.sql > /tmp/bench_ulid_tle.sql
+-- The edition renamed, beside the cluster's data directory (the run's own).
+\getenv pgdata PGDATA
+\! sed -E "s/(pgtle\.[a-z_]+\(|name OPERATOR\(pg_catalog\.=\) )'ulid'/\1'ulid_tle'/g" tle/ulid.sql > "$PGDATA/bench_ulid_tle.sql"
 SELECT NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'ulid_tle') AS install_tle \gset
 \if :install_tle
-\i /tmp/bench_ulid_tle.sql
+\i :pgdata/bench_ulid_tle.sql
 \endif
 CREATE SCHEMA IF NOT EXISTS tle;
 CREATE EXTENSION IF NOT EXISTS ulid_tle SCHEMA tle;
