@@ -263,8 +263,13 @@ def run_pglite(names, params, folder=None):
     <date>T<HHMM>Z-pglite.csv: under results/ for a full run, out/ for
     another; return its path."""
     start, commit_start, load_start = now(), commit(), load_average()
-    say("bin/pglite: the bundle of this tree")
-    built = subprocess.run([os.path.join(ROOT, "bin", "pglite")], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    # The release bench/pglite pins (pg_uuidv7's PGlite package, a peer
+    # measured here, is made for 0.5 only), one of pglite/VERSIONS.
+    with open(os.path.join(BENCH, "pglite", "package.json")) as f:
+        release = json.load(f)["dependencies"]["@electric-sql/pglite"]
+    say("bin/pglite --pglite %s: the bundle of this tree" % release)
+    built = subprocess.run([os.path.join(ROOT, "bin", "pglite"), "--pglite", release], stdout=subprocess.PIPE,
+                           text=True, cwd=ROOT)
     if built.returncode != 0:
         fail("bin/pglite failed")
     bundle = built.stdout.strip().splitlines()[-1]
