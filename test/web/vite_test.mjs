@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The package in a Vite app, as docs/pglite.md's Bundlers says: a new
-// project with PGlite and the packed package, a page that creates the
-// extension and makes an id, `vite build` with no configuration, and the
-// built app served from localhost to Debian's Chromium, headless.
+// project with PGlite and the packed package, a page that keeps a database
+// in IndexedDB with the extension in it, `vite build` with no configuration,
+// and the built app served from localhost to Debian's Chromium, headless,
+// and loaded twice.
 //
 //   node test/web/vite_test.mjs PACKAGE_TGZ
 //
@@ -44,16 +45,20 @@ if (!env.npm_config_cache && existsSync('/var/cache/ulid-npm')) env.npm_config_c
 const inst = spawnSync('npm', ['install', '--prefer-offline', `@electric-sql/pglite@${newest}`, tgz], { cwd: project, encoding: 'utf8', env })
 if (!ok(inst.status === 0, `npm install @electric-sql/pglite@${newest} and the package`, inst.stdout + inst.stderr)) done()
 writeFileSync(join(project, 'index.html'), '<!doctype html><html><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>\n')
+// The database is saved in IndexedDB: the test loads the page twice, and
+// the second load must find the first's row, by its ulid key, and the
+// extension working again.
 writeFileSync(join(project, 'main.js'), `import { PGlite } from '@electric-sql/pglite'
 import { ulid } from 'pglite-ulid'
 const out = document.getElementById('out')
 try {
-	const pg = await PGlite.create({ extensions: { ulid } })
-	await pg.exec('CREATE EXTENSION ulid')
-	const { rows } = await pg.query("SELECT gen_ulid() AS id, pg_catalog.current_setting('server_version_num') AS v")
-	out.textContent = rows[0].id + ' ' + rows[0].v
+	const pg = await PGlite.create({ dataDir: 'idb://ulid-vite-test', extensions: { ulid } })
+	await pg.exec('CREATE EXTENSION IF NOT EXISTS ulid; CREATE TABLE IF NOT EXISTS visits (id ulid PRIMARY KEY DEFAULT gen_ulid())')
+	await pg.exec('INSERT INTO visits DEFAULT VALUES')
+	const { rows } = await pg.query("SELECT count(*)::int AS n, min(id) AS first, gen_ulid() AS id, pg_catalog.current_setting('server_version_num') AS v FROM visits")
+	out.textContent = JSON.stringify(rows[0])
 } catch (e) {
-	out.textContent = 'error: ' + e.message
+	out.textContent = JSON.stringify({ error: e.message })
 }
 `)
 
@@ -71,10 +76,16 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 try {
 	const page = await browser.newPage()
 	page.on('request', (r) => { if (!r.url().startsWith(url)) offsite.push(r.url()) })
-	await page.goto(url)
-	await page.waitForFunction(() => document.getElementById('out').textContent !== '', null, { timeout: 120000 })
-	const text = await page.textContent('#out')
-	ok(/^[0-7][0-9A-HJKMNP-TV-Z]{25} \d+$/.test(text), `the built app makes an id in Chromium: ${text}`, text)
+	const load = async () => {
+		await page.goto(url)
+		await page.waitForFunction(() => document.getElementById('out').textContent !== '', null, { timeout: 120000 })
+		return JSON.parse(await page.textContent('#out'))
+	}
+	const first = await load()
+	ok(first.n === 1 && /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(first.id ?? ''), `the built app makes an id in Chromium, on PostgreSQL ${first.v}: ${first.id}`, JSON.stringify(first))
+	const second = await load()
+	ok(second.n === 2 && second.first === first.first && second.id > first.id,
+		'reloaded, its IndexedDB database has the first visit by its ulid key, and the extension works again', JSON.stringify(second))
 	ok(offsite.length === 0, 'nothing is fetched from off localhost', offsite.join('\n'))
 } finally {
 	await browser.close()
