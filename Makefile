@@ -53,6 +53,9 @@ ifeq ($(shell test $(VERSION_NUM) -ge 190000 && echo yes),yes)
 REGRESS += bytea_uuid copy_options plans repack stats_restore
 endif
 
+# Suites a run leaves out (bin/matrix: fuzz, under emulation).
+REGRESS := $(filter-out $(REGRESS_EXCLUDE),$(REGRESS))
+
 $(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 # Pure-C tests of the headers, with no server: make unitcheck, make fuzzcheck.
