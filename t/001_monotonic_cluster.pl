@@ -266,5 +266,26 @@ unlike(
 	qr/ulid_abbrev: aborting/,
 	'sort of 100,000 distinct ids keeps abbreviated keys');
 
+# The abbreviated key depends on the width of a Datum: 8 bytes (64-bit
+# servers, and every server from PostgreSQL 19) hold the first 8 bytes of
+# the id; 4 bytes (32-bit servers before 19) hold its time relative to the
+# sort's first value (ulid_abbrev.h), as the first 4 bytes, the top 32 bits
+# of the time, change once in 65.5 s.  Ids of one minute within one such
+# span (from 2026-01-01 00:00:22.528 UTC, 2^16 ms times 26,965,699) would
+# all tie on those 4 bytes; with either key they stay distinct, and the
+# sort keeps abbreviating.
+my $datum_bytes = $node->safe_psql('postgres',
+	q(SELECT CASE WHEN typbyval THEN 8 ELSE 4 END FROM pg_type WHERE oid = 'int8'::regtype));
+$trace = sort_trace(q(
+	SELECT count(*) FROM (
+		SELECT gen_ulid(to_timestamp(1767225622.528) + random() * interval '60 s')
+		FROM generate_series(1, 100000) ORDER BY 1) s));
+unlike(
+	$trace,
+	qr/ulid_abbrev: aborting/,
+	"sort of 100,000 ids of one minute, alike in their first 4 bytes, keeps abbreviated keys ($datum_bytes-byte Datum)"
+);
+like($trace, qr/performsort/, 'sort of 100,000 ids of one minute: trace_sort reports the sort');
+
 $node->stop;
 done_testing();

@@ -6,8 +6,10 @@
 # The old major is the oldest other PostgreSQL under /usr/lib/postgresql
 # (Debian's layout) that is older than this one and has ulid installed, or
 # the one ULID_UPGRADE_FROM names (its installation directory; then it must
-# be usable).  With none, the test is skipped: bin/matrix sets
-# ULID_UPGRADE_FROM for 19, with 18 beside it in one chroot.
+# be usable; "none" skips the test).  With none, the test is skipped:
+# bin/matrix sets ULID_UPGRADE_FROM for 19, with 18 beside it in one chroot,
+# and for 17, from 16 built from source (bin/pgsrc), which bin/pgenv mounts
+# in 17's chroot.
 use strict;
 use warnings;
 
@@ -35,6 +37,9 @@ sub usable_old
 }
 
 my $old_install = $ENV{ULID_UPGRADE_FROM};
+plan skip_all =>
+  'ULID_UPGRADE_FROM=none: no upgrade to this major here (bin/matrix says why)'
+  if defined $old_install && $old_install eq 'none';
 if (defined $old_install && !usable_old($old_install))
 {
 	fail("ULID_UPGRADE_FROM=$old_install is an older PostgreSQL with ulid installed");

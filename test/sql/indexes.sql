@@ -89,26 +89,51 @@ SELECT ulid_hash('01ARYZ6S41TSV4RRFFQ69G5FAV') = uuid_hash('01ARYZ6S41TSV4RRFFQ6
 
 -- The hashes of fixed ids, pinned: hash indexes, hash partitions and Citus'
 -- shards are chosen by them, so they never change between versions.  They
--- are uuid's (hash_any of the 16 bytes, as core computes it on
--- little-endian machines), with the same seeds.
-SELECT id, ulid_hash(id), ulid_hash_extended(id, 0), ulid_hash_extended(id, 42),
-	ulid_hash(id) = uuid_hash(id::uuid) AS as_uuid
-FROM (VALUES ('00000000000000000000000000'::ulid), ('01ARYZ6S41TSV4RRFFQ69G5FAV'),
-	('01JXCXCA4N0000000000000000'), ('01JXCXCA4NZZZZZZZZZZZZZZZZ'),
-	('7ZZZZZZZZZZZZZZZZZZZZZZZZZ')) AS v(id);
+-- are uuid's (hash_any of the 16 bytes), with the same seeds, and so, like
+-- every hash of bytes in core, they differ between byte orders: hash_any
+-- reads the bytes as native 32-bit words.  Both sets are pinned, the one that
+-- applies chosen by what core does on this machine: hash_any of the 4 bytes
+-- 'abcd' equals hashint4 of them read little-endian (0x64636261) or
+-- big-endian (0x61626364).
+CREATE TEMP TABLE index_hash_pins (id ulid, little_endian boolean, h int4, e0 int8, e42 int8);
+INSERT INTO index_hash_pins VALUES
+	('00000000000000000000000000', true, 1353656403, -6859010066814654381, -3882004234363783809),
+	('01ARYZ6S41TSV4RRFFQ69G5FAV', true, -948953427, -4983032551100637523, 3957606706526962445),
+	('01JXCXCA4N0000000000000000', true, 890748220, 550727821712407868, -6632160933598274855),
+	('01JXCXCA4NZZZZZZZZZZZZZZZZ', true, -157271478, -3866651699743540662, 393924092568118228),
+	('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', true, -682383255, 293445543803463785, -6666173708135232559),
+	('00000000000000000000000000', false, 1353656403, -6859010066814654381, -3882004234363783809),
+	('01ARYZ6S41TSV4RRFFQ69G5FAV', false, 705651090, -4105801104329055854, -2928104040165594914),
+	('01JXCXCA4N0000000000000000', false, 587803850, -1018557772900782902, -3803042554283759376),
+	('01JXCXCA4NZZZZZZZZZZZZZZZZ', false, 1552320934, -36150695228438106, 3094294190259101549),
+	('7ZZZZZZZZZZZZZZZZZZZZZZZZZ', false, -682383255, 293445543803463785, -6666173708135232559);
+SELECT hashtext('abcd' COLLATE "C") IN (hashint4(1684234849), hashint4(1633837924)) AS one_byte_order;
+SELECT p.id, ulid_hash(p.id) = p.h AS hash, ulid_hash_extended(p.id, 0) = p.e0 AS extended_0,
+	ulid_hash_extended(p.id, 42) = p.e42 AS extended_42,
+	(ulid_hash(p.id), ulid_hash_extended(p.id, 0), ulid_hash_extended(p.id, 42))
+		= (uuid_hash(p.id::uuid), uuid_hash_extended(p.id::uuid, 0), uuid_hash_extended(p.id::uuid, 42)) AS as_uuid
+FROM index_hash_pins p
+WHERE p.little_endian = (hashtext('abcd' COLLATE "C") = hashint4(1684234849))
+ORDER BY p.id;
 
--- Hash partitioning uses ulid_hash_extended.
+-- Hash partitioning uses ulid_hash_extended: the rows spread over both
+-- partitions, each row is in the partition its hash names, and equality
+-- prunes to the one partition that holds the key.
 CREATE TABLE index_parts (id ulid PRIMARY KEY) PARTITION BY HASH (id);
 CREATE TABLE index_parts_0 PARTITION OF index_parts FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE index_parts_1 PARTITION OF index_parts FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 INSERT INTO index_parts SELECT id FROM index_t;
 SELECT count(*) > 0 AS p0 FROM index_parts_0;
 SELECT count(*) > 0 AS p1 FROM index_parts_1;
--- Equality prunes to the one partition the key hashes to.
+SELECT count(*) FILTER (WHERE satisfies_hash_partition('index_parts'::regclass, 2, 0, id)) = (SELECT count(*) FROM index_parts_0)
+	AND count(*) FILTER (WHERE satisfies_hash_partition('index_parts'::regclass, 2, 1, id)) = (SELECT count(*) FROM index_parts_1)
+	AS each_where_its_hash_says
+FROM index_parts;
 SELECT pg_temp.plan_has($$SELECT * FROM index_parts WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'$$, 'index_parts_0')
 	<> pg_temp.plan_has($$SELECT * FROM index_parts WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'$$, 'index_parts_1')
 	AS one_partition,
-	(SELECT tableoid::regclass FROM index_parts WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV') AS holds_it;
+	pg_temp.plan_has($$SELECT * FROM index_parts WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'$$,
+		(SELECT tableoid::regclass::text FROM index_parts WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV')) AS the_one_holding_it;
 
 RESET enable_seqscan;
 DROP TABLE index_t, index_h, index_parts;

@@ -94,7 +94,8 @@ EXPLAIN (COSTS OFF) SELECT * FROM tr_events WHERE id >= (now() - interval '1 day
 SELECT payload FROM tr_events WHERE id >= (now() - interval '1 day')::ulid;
 
 -- Hash partitions on the id: rows spread over all four, a lookup by id
--- prunes to one.
+-- prunes to one, the one the id's hash names (which one that is differs by
+-- byte order, as core's hashes of bytes do), through its primary key.
 CREATE TABLE tr_hashed (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int) PARTITION BY HASH (id);
 CREATE TABLE tr_hashed_0 PARTITION OF tr_hashed FOR VALUES WITH (MODULUS 4, REMAINDER 0);
 CREATE TABLE tr_hashed_1 PARTITION OF tr_hashed FOR VALUES WITH (MODULUS 4, REMAINDER 1);
@@ -103,7 +104,12 @@ CREATE TABLE tr_hashed_3 PARTITION OF tr_hashed FOR VALUES WITH (MODULUS 4, REMA
 INSERT INTO tr_hashed (n) SELECT generate_series(1, 20000);
 SELECT count(*) AS partitions, min(c) > 20000 / 4 * 0.9 AS each_near_a_quarter
 FROM (SELECT tableoid, count(*) AS c FROM tr_hashed GROUP BY tableoid) s;
-EXPLAIN (COSTS OFF) SELECT * FROM tr_hashed WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV';
+SELECT count(*) AS partitions_scanned,
+	bool_and(satisfies_hash_partition('tr_hashed'::regclass, 4, r, '01ARYZ6S41TSV4RRFFQ69G5FAV'::ulid)) AS the_one_its_hash_names,
+	bool_and(pg_temp.plan_has($$SELECT * FROM tr_hashed WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'$$,
+		'Index Scan using tr_hashed_' || r || '_pkey')) AS by_its_key
+FROM generate_series(0, 3) r
+WHERE pg_temp.plan_has($$SELECT * FROM tr_hashed WHERE id = '01ARYZ6S41TSV4RRFFQ69G5FAV'$$, ' on tr_hashed_' || r || ' ');
 
 DROP TABLE tr_orders, tr_generated, tr_events, tr_hashed;
 RESET max_parallel_workers_per_gather;
