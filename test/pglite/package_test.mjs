@@ -114,16 +114,21 @@ const inst = npm(project, 'install', '--prefer-offline', tarball, `@electric-sql
 const installed = inst.status === 0 && fs.existsSync(path.join(project, 'node_modules', pkg.name, 'dist/ulid.tar.gz'));
 if (!ok(installed, `npm install, no flag, of ${path.basename(tarball)} and @electric-sql/pglite@${pglite} in a new project (${((Date.now() - t0) / 1000).toFixed(1)} s)`, inst.stdout + inst.stderr)) done();
 
-// The tour, as a module of the project: it prints its own TAP lines,
-// numbered after these.
-fs.copyFileSync(path.join(root, 'test/pglite/tour.mjs'), path.join(project, 'tour.mjs'));
-const tour = spawnSync(process.execPath, ['tour.mjs', String(n)], { cwd: project, encoding: 'utf8' });
-const lines = tour.stdout.split('\n').filter((l) => /^(not )?ok \d+/.test(l) || /^#/.test(l));
-for (const l of lines) console.log(l);
-const counted = lines.filter((l) => /^(not )?ok \d+/.test(l));
-n += counted.length;
-failed += counted.filter((l) => l.startsWith('not ok')).length;
-ok(tour.status === 0 && counted.length > 0, 'the tour ran to its end', tour.stderr);
+// A module of test/pglite/ run in the project: it prints its own TAP
+// lines, numbered after these, and they count here.
+const runModule = (file, name) => {
+	fs.copyFileSync(path.join(root, 'test/pglite', file), path.join(project, file));
+	const run = spawnSync(process.execPath, [file, String(n)], { cwd: project, encoding: 'utf8' });
+	const lines = run.stdout.split('\n').filter((l) => /^(not )?ok \d+/.test(l) || /^#/.test(l));
+	for (const l of lines) console.log(l);
+	const counted = lines.filter((l) => /^(not )?ok \d+/.test(l));
+	n += counted.length;
+	failed += counted.filter((l) => l.startsWith('not ok')).length;
+	ok(run.status === 0 && counted.length > 0, `${name} ran to their end`, run.stderr);
+};
+
+// The README's tour.
+runModule('tour.mjs', "the tour's checks");
 
 // The package README's example, as written, in the project.
 const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
@@ -144,15 +149,8 @@ let cjsRow = {};
 try { cjsRow = JSON.parse(cjs.stdout.trim()); } catch { /* reported below */ }
 ok(cjs.status === 0 && cjsRow.ok === true, `require('${pkg.name}') loads in PostgreSQL ${cjsRow.v}`, cjs.stdout + cjs.stderr);
 
-// Arrays, saved databases and what the docs say of them (test/pglite/js.mjs).
-fs.copyFileSync(path.join(root, 'test/pglite/js.mjs'), path.join(project, 'js.mjs'));
-const js = spawnSync(process.execPath, ['js.mjs', String(n)], { cwd: project, encoding: 'utf8' });
-const jsLines = js.stdout.split('\n').filter((l) => /^(not )?ok \d+/.test(l) || /^#/.test(l));
-for (const l of jsLines) console.log(l);
-const jsCounted = jsLines.filter((l) => /^(not )?ok \d+/.test(l));
-n += jsCounted.length;
-failed += jsCounted.filter((l) => l.startsWith('not ok')).length;
-ok(js.status === 0 && jsCounted.length > 0, 'the JavaScript checks ran to their end', js.stderr);
+// Arrays, saved databases, public ids: what docs/pglite.md says of them.
+runModule('js.mjs', 'the JavaScript checks');
 
 fs.rmSync(work, { recursive: true, force: true });
 done();
